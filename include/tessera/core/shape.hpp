@@ -1,0 +1,59 @@
+#pragma once
+/// @file shape.hpp
+/// `Shape`: the extents of a tensor, one int64 per dimension.
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <iosfwd>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace tessera {
+
+/// Most dimensions a tensor may have; kernels carry shapes and strides in fixed arrays this long.
+inline constexpr int kMaxDims = 8;
+
+/// The extents of a tensor. `Shape{}` is the shape of a 0-d (scalar) tensor.
+///
+///     tessera::Shape s{2, 3};   // s.size() == 2, s[1] == 3, s.numel() == 6
+class Shape {
+ public:
+  Shape() = default;
+  Shape(std::initializer_list<std::int64_t> dims) : dims_(dims) {}
+  /// From any range of integers, e.g. `Shape(v.begin(), v.end())`.
+  template <std::input_iterator It>
+  Shape(It first, It last) : dims_(first, last) {}
+  explicit Shape(std::vector<std::int64_t> dims) : dims_(std::move(dims)) {}
+
+  /// Number of dimensions.
+  std::size_t size() const noexcept { return dims_.size(); }
+  bool empty() const noexcept { return dims_.empty(); }
+  std::int64_t operator[](std::size_t i) const { return dims_[i]; }
+  std::int64_t& operator[](std::size_t i) { return dims_[i]; }
+  std::int64_t back() const { return dims_.back(); }
+  auto begin() const noexcept { return dims_.begin(); }
+  auto end() const noexcept { return dims_.end(); }
+  const std::int64_t* data() const noexcept { return dims_.data(); }
+  const std::vector<std::int64_t>& vec() const noexcept { return dims_; }
+
+  /// Product of the extents (1 for a 0-d shape).
+  std::int64_t numel() const noexcept {
+    std::int64_t n = 1;
+    for (auto d : dims_) n *= d;
+    return n;
+  }
+  /// "(2, 3)"; "()" for a 0-d shape; "(5,)" for a 1-d one.
+  std::string str() const;
+
+  friend bool operator==(const Shape& a, const Shape& b) = default;
+
+ private:
+  std::vector<std::int64_t> dims_;
+};
+
+/// Prints the shape as a Python tuple, e.g. "(2, 3)".
+std::ostream& operator<<(std::ostream& os, const Shape& shape);
+
+}  // namespace tessera

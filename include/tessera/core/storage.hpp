@@ -1,0 +1,36 @@
+#pragma once
+/// @file storage.hpp
+/// `Storage`: a reference-counted block of memory on one device. Tensors share it.
+
+#include <cstddef>
+#include <memory>
+
+#include "tessera/core/device.hpp"
+
+namespace tessera {
+
+/// Shared ownership of one allocation. Host memory is 64-byte aligned; CUDA memory comes from
+/// the stream-ordered allocator (`cudaMallocAsync`), never managed memory. The last owner frees
+/// it through a deleter that knows its device.
+class Storage {
+ public:
+  Storage() = default;
+  /// Allocates `nbytes` on `device`. DeviceError when the device is unusable; Error when the
+  /// memory is not available.
+  static Storage allocate(std::size_t nbytes, Device device);
+
+  void* data() const noexcept { return data_.get(); }
+  std::size_t nbytes() const noexcept { return nbytes_; }
+  Device device() const noexcept { return device_; }
+  /// Number of owners (tensors, views, expressions) sharing this memory.
+  long use_count() const noexcept { return data_.use_count(); }
+
+ private:
+  Storage(std::shared_ptr<void> data, std::size_t nbytes, Device device)
+      : data_(std::move(data)), nbytes_(nbytes), device_(device) {}
+  std::shared_ptr<void> data_;
+  std::size_t nbytes_ = 0;
+  Device device_ = Device::cpu();
+};
+
+}  // namespace tessera

@@ -1,0 +1,48 @@
+#pragma once
+/// @file tensor_view.hpp
+/// `TensorView<T>`: the trivially copyable (pointer, shape, strides) triple kernels receive.
+
+#include <cstdint>
+
+#include "tessera/core/macros.hpp"
+#include "tessera/core/shape.hpp"
+
+namespace tessera {
+
+/// A non-owning strided window on memory. Strides count elements, not bytes. Kernels only
+/// ever see views; ownership stays with `Tensor`.
+template <class T>
+struct TensorView {
+  T* data = nullptr;
+  int ndim = 0;
+  std::int64_t shape[kMaxDims] = {};
+  std::int64_t strides[kMaxDims] = {};
+
+  TESSERA_HD std::int64_t numel() const {
+    std::int64_t n = 1;
+    for (int d = 0; d < ndim; ++d) n *= shape[d];
+    return n;
+  }
+  /// True when element i (row-major) is at data[i].
+  TESSERA_HD bool is_contiguous() const {
+    std::int64_t expected = 1;
+    for (int d = ndim - 1; d >= 0; --d) {
+      if (shape[d] != 1 && strides[d] != expected) return false;
+      expected *= shape[d];
+    }
+    return true;
+  }
+  /// Memory offset (in elements) of the row-major linear index i.
+  TESSERA_HD std::int64_t offset_of(std::int64_t i) const {
+    std::int64_t offset = 0;
+    for (int d = ndim - 1; d >= 0; --d) {
+      const std::int64_t extent = shape[d];
+      offset += (i % extent) * strides[d];
+      i /= extent;
+    }
+    return offset;
+  }
+  TESSERA_HD T& operator[](std::int64_t i) const { return data[offset_of(i)]; }
+};
+
+}  // namespace tessera

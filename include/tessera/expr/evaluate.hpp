@@ -1,0 +1,108 @@
+#pragma once
+/// @file evaluate.hpp
+/// Evaluation of expressions: Tensor construction/assignment from an expression and `eval`.
+/// CPU expressions run fused on the host executor. CUDA expressions run fused in one kernel
+/// when this translation unit is compiled by nvcc, and node by node through precompiled CUDA
+/// kernels otherwise (TESSERA_EVAL_NS keeps the two flavours apart).
+
+#include <type_traits>
+
+#include "tessera/expr/host_executor.hpp"
+#include "tessera/expr/nodes.hpp"
+#include "tessera/expr/operators.hpp"
+#include "tessera/tensor.hpp"
+
+#if defined(__CUDACC__)
+#include "tessera/expr/cuda_executor.cuh"
+#else
+#include "tessera/expr/cuda_nodes.hpp"
+#endif
+
+namespace tessera {
+namespace detail {
+inline namespace TESSERA_EVAL_NS {
+
+/// The device an expression runs on (CPU for a constant-only expression).
+template <class E>
+Device device_of(const E& e) {
+  return expr_device(e).value_or(Device::cpu());
+}
+
+/// Writes `e` (of shape `shape`, on `device`) into `out`, which does not overlap its operands
+/// except element-for-element.
+template <class T, class E>
+void evaluate_into(const TensorView<T>& out, const Shape& shape, Device device, const E& e) {
+  if (out.numel() == 0) return;
+  if (device.is_cpu()) {
+    HostExecutor::run(out, expr_bind(e, shape), out.is_contiguous() && expr_linear(e, shape));
+    return;
+  }
+#if defined(__CUDACC__)
+  CudaExecutor{device.index()}.run(out, expr_bind(e, shape),
+                                   out.is_contiguous() && expr_linear(e, shape));
+#else
+  using V = typename E::value_type;
+  const auto value = cuda_nodes::evaluate(e, device);
+  cuda_nodes::convert<V, T>(device.index(), cuda_nodes::operand_of(value, shape), out);
+#endif
+}
+
+/// A new tensor holding `e`.
+template <class T, class E>
+Tensor<T> materialize(const E& e) {
+  const Shape shape = expr_shape(e);
+  const Device device = device_of(e);
+#if !defined(__CUDACC__)
+  // Node-by-node results are fresh tensors already: adopt the last one instead of copying.
+  if constexpr (!std::is_same_v<E, Tensor<T>> && std::is_same_v<typename E::value_type, T>) {
+    if (device.is_cuda()) {
+      auto value = cuda_nodes::evaluate(e, device);
+      if (!value.is_constant && value.tensor.shape() == shape) return value.tensor;
+    }
+  }
+#endif
+  auto out = Tensor<T>::empty(shape, device);
+  evaluate_into(out.view(), shape, device, e);
+  return out;
+}
+
+}  // namespace TESSERA_EVAL_NS
+}  // namespace detail
+
+template <class T>
+template <Expression E, class Abi>
+  requires(!std::is_same_v<std::remove_cvref_t<E>, Tensor<T>>)
+Tensor<T>::Tensor(const E& expression) : Tensor(detail::materialize<T>(expression)) {}
+
+template <class T>
+template <Expression E, class Abi>
+  requires(!std::is_same_v<std::remove_cvref_t<E>, Tensor<T>>)
+Tensor<T>& Tensor<T>::operator=(const E& expression) {
+  const Shape shape = detail::expr_shape(expression);
+  const Device device = detail::device_of(expression);
+  if (shape != shape_ || device != this->device() || storage_.data() == nullptr) {
+    *this = detail::materialize<T>(expression);
+    return *this;
+  }
+  const detail::AliasQuery query{storage_.data(), data(), &shape_, &strides_};
+  if (detail::expr_aliases(expression, query)) {
+    // Reading and writing the same memory in different orders: go through a temporary.
+    const auto temporary = detail::materialize<typename E::value_type>(expression);
+    detail::evaluate_into(view(), shape, device, temporary);
+  } else {
+    detail::evaluate_into(view(), shape, device, expression);
+  }
+  return *this;
+}
+
+inline namespace TESSERA_EVAL_NS {
+/// Evaluates an expression into a new tensor: `auto w = eval(where(m, a, 0.0f));`.
+template <Expression E>
+Tensor<typename E::value_type> eval(const E& expression) {
+  return detail::materialize<typename E::value_type>(expression);
+}
+}  // namespace TESSERA_EVAL_NS
+
+}  // namespace tessera
+
+#include "tessera/expr/reduce.hpp"

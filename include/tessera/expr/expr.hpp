@@ -1,0 +1,28 @@
+#pragma once
+/// @file expr.hpp
+/// The base of every lazy expression and the concept that recognises one.
+
+#include <type_traits>
+
+namespace tessera {
+
+/// CRTP base of every expression: tensors (leaves), scalars and operator nodes. An expression
+/// answers its shape, device and element type, and binds to a trivially copyable kernel functor
+/// that the evaluator calls once per output element.
+template <class Derived>
+struct Expr {
+  const Derived& derived() const noexcept { return static_cast<const Derived&>(*this); }
+};
+
+/// Any tessera expression (a Tensor or a lazy node).
+template <class E>
+concept Expression = std::is_base_of_v<Expr<std::remove_cvref_t<E>>, std::remove_cvref_t<E>>;
+
+/// What may appear beside an expression in an operator: another expression or an arithmetic scalar.
+template <class X>
+concept Operand = Expression<X> || std::is_arithmetic_v<std::remove_cvref_t<X>>;
+
+template <class T>
+class Tensor;
+
+}  // namespace tessera

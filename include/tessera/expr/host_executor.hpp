@@ -1,0 +1,144 @@
+#pragma once
+/// @file host_executor.hpp
+/// Runs kernel functors on the host through the configured Thrust host system (OpenMP by
+/// default), in blocks so that each thread walks a contiguous stretch of the output.
+
+#include <algorithm>
+#include <cstdint>
+
+#include <thrust/for_each.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/transform_reduce.h>
+
+#include "tessera/config.hpp"
+#include "tessera/core/tensor_view.hpp"
+
+#if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP
+#include <thrust/system/omp/execution_policy.h>
+#elif TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_TBB
+#include <thrust/system/tbb/execution_policy.h>
+#else
+#include <thrust/system/cpp/execution_policy.h>
+#endif
+
+namespace tessera::detail {
+
+/// The Thrust execution policy of host kernels.
+inline auto host_policy() {
+#if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP
+  return thrust::omp::par;
+#elif TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_TBB
+  return thrust::tbb::par;
+#else
+  return thrust::cpp::par;
+#endif
+}
+
+/// Extents of an iteration space (the output shape of an elementwise kernel).
+struct Extents {
+  int ndim = 0;
+  std::int64_t shape[kMaxDims] = {};
+
+  static Extents of(const Shape& s) {
+    Extents e;
+    e.ndim = static_cast<int>(s.size());
+    for (int d = 0; d < e.ndim; ++d) e.shape[d] = s[d];
+    return e;
+  }
+  TESSERA_HD std::int64_t numel() const {
+    std::int64_t n = 1;
+    for (int d = 0; d < ndim; ++d) n *= shape[d];
+    return n;
+  }
+  /// Row-major multi-index of linear position i.
+  TESSERA_HD void unravel(std::int64_t i, std::int64_t* index) const {
+    for (int d = ndim - 1; d >= 0; --d) {
+      index[d] = i % shape[d];
+      i /= shape[d];
+    }
+  }
+  /// Advances a multi-index by one (row-major); returns the innermost dimension that changed.
+  TESSERA_HD int increment(std::int64_t* index) const {
+    for (int d = ndim - 1; d >= 0; --d) {
+      if (++index[d] < shape[d]) return d;
+      index[d] = 0;
+    }
+    return 0;
+  }
+};
+
+/// Runs `f(block)` for every block in [0, blocks) on the host policy (inline for one block).
+template <class F>
+void host_parallel_for(std::int64_t blocks, const F& f) {
+  if (blocks <= 0) return;
+  if (blocks == 1) {
+    f(std::int64_t{0});
+    return;
+  }
+  thrust::for_each_n(host_policy(), thrust::counting_iterator<std::int64_t>(0), blocks, f);
+}
+
+struct HostExecutor {
+  /// Elements per task: large enough to amortise scheduling, small enough to balance 2+ cores.
+  static constexpr std::int64_t kBlock = std::int64_t{1} << 15;
+
+  /// out[i] = Out(k(i)) for every element of out.
+  template <class Out, class K>
+  static void run(const TensorView<Out>& out, const K& k, bool linear) {
+    const std::int64_t n = out.numel();
+    const std::int64_t blocks = (n + kBlock - 1) / kBlock;
+    if (linear) {
+      Out* const data = out.data;
+      host_parallel_for(blocks, [data, k, n](std::int64_t b) {
+        const std::int64_t begin = b * kBlock;
+        const std::int64_t end = std::min(n, begin + kBlock);
+        for (std::int64_t i = begin; i < end; ++i) data[i] = static_cast<Out>(k.linear(i));
+      });
+      return;
+    }
+    Extents extents;
+    extents.ndim = out.ndim;
+    for (int d = 0; d < out.ndim; ++d) extents.shape[d] = out.shape[d];
+    host_parallel_for(blocks, [out, k, n, extents](std::int64_t b) {
+      const std::int64_t begin = b * kBlock;
+      const std::int64_t end = std::min(n, begin + kBlock);
+      std::int64_t index[kMaxDims] = {};
+      extents.unravel(begin, index);
+      for (std::int64_t i = begin; i < end; ++i) {
+        std::int64_t offset = 0;
+        for (int d = 0; d < out.ndim; ++d) offset += index[d] * out.strides[d];
+        out.data[offset] = static_cast<Out>(k.at(index));
+        extents.increment(index);
+      }
+    });
+  }
+
+  /// Combines Acc(k(i)) over every element of `extents`, block by block (each block in order).
+  template <class Acc, class K, class Combine>
+  static Acc reduce(const Extents& extents, const K& k, bool linear, Acc init, Combine combine) {
+    const std::int64_t n = extents.numel();
+    const std::int64_t blocks = (n + kBlock - 1) / kBlock;
+    auto block_value = [k, n, extents, linear, init, combine](std::int64_t b) {
+      const std::int64_t begin = b * kBlock;
+      const std::int64_t end = std::min(n, begin + kBlock);
+      Acc acc = init;
+      if (linear) {
+        for (std::int64_t i = begin; i < end; ++i) acc = combine(acc, static_cast<Acc>(k.linear(i)));
+      } else {
+        std::int64_t index[kMaxDims] = {};
+        extents.unravel(begin, index);
+        for (std::int64_t i = begin; i < end; ++i) {
+          acc = combine(acc, static_cast<Acc>(k.at(index)));
+          extents.increment(index);
+        }
+      }
+      return acc;
+    };
+    if (blocks <= 1) return blocks == 1 ? block_value(0) : init;
+    return thrust::transform_reduce(host_policy(), thrust::counting_iterator<std::int64_t>(0),
+                                    thrust::counting_iterator<std::int64_t>(blocks), block_value,
+                                    init, combine);
+  }
+};
+
+}  // namespace tessera::detail

@@ -1,0 +1,89 @@
+#pragma once
+/// @file kernels.hpp
+/// Kernel-side expression functors: trivially copyable, host/device callable. An expression
+/// binds to one of these for a given output shape; the evaluator calls `at(index)` (any
+/// layout) or `linear(i)` (when every operand is contiguous and of the output's shape).
+
+#include <cstdint>
+
+#include "tessera/core/macros.hpp"
+#include "tessera/core/shape.hpp"
+#include "tessera/expr/functors.hpp"
+
+namespace tessera::detail {
+
+/// Reads a tensor through strides broadcast to the output shape (stride 0 on broadcast dims).
+template <class T>
+struct LeafKernel {
+  using value_type = T;
+  const T* data;
+  int ndim;
+  std::int64_t strides[kMaxDims];
+
+  TESSERA_HD T at(const std::int64_t* index) const {
+    std::int64_t offset = 0;
+    for (int d = 0; d < ndim; ++d) offset += index[d] * strides[d];
+    return data[offset];
+  }
+  TESSERA_HD T linear(std::int64_t i) const { return data[i]; }
+};
+
+/// A constant.
+template <class T>
+struct ScalarKernel {
+  using value_type = T;
+  T value;
+  TESSERA_HD T at(const std::int64_t*) const { return value; }
+  TESSERA_HD T linear(std::int64_t) const { return value; }
+};
+
+/// Op(V(a)).
+template <class Op, class V, class A>
+struct UnaryKernel {
+  using value_type = V;
+  A a;
+  TESSERA_HD V at(const std::int64_t* index) const {
+    return Op::apply(static_cast<V>(a.at(index)));
+  }
+  TESSERA_HD V linear(std::int64_t i) const { return Op::apply(static_cast<V>(a.linear(i))); }
+};
+
+/// Op(C(a), C(b)) with result R (R = C for arithmetic, bool for comparisons).
+template <class Op, class C, class R, class A, class B>
+struct BinaryKernel {
+  using value_type = R;
+  A a;
+  B b;
+  TESSERA_HD R at(const std::int64_t* index) const {
+    return Op::apply(static_cast<C>(a.at(index)), static_cast<C>(b.at(index)));
+  }
+  TESSERA_HD R linear(std::int64_t i) const {
+    return Op::apply(static_cast<C>(a.linear(i)), static_cast<C>(b.linear(i)));
+  }
+};
+
+/// cond ? V(a) : V(b).
+template <class V, class Cond, class A, class B>
+struct WhereKernel {
+  using value_type = V;
+  Cond cond;
+  A a;
+  B b;
+  TESSERA_HD V at(const std::int64_t* index) const {
+    return cond.at(index) ? static_cast<V>(a.at(index)) : static_cast<V>(b.at(index));
+  }
+  TESSERA_HD V linear(std::int64_t i) const {
+    return cond.linear(i) ? static_cast<V>(a.linear(i)) : static_cast<V>(b.linear(i));
+  }
+};
+
+/// U(a).
+template <class U, class A>
+struct CastKernel {
+  using value_type = U;
+  A a;
+  TESSERA_HD U at(const std::int64_t* index) const { return static_cast<U>(a.at(index)); }
+  TESSERA_HD U linear(std::int64_t i) const { return static_cast<U>(a.linear(i)); }
+};
+
+}  // namespace tessera::detail

@@ -1,0 +1,146 @@
+#pragma once
+/// @file reduce.hpp
+/// Whole-tensor reductions over tensors or expressions, fused with the expression:
+/// `float total = sum(a * a);`. On CUDA the result is copied back (one sync).
+
+#include <limits>
+#include <type_traits>
+
+#include "tessera/expr/evaluate.hpp"
+
+namespace tessera {
+namespace detail {
+
+struct PlusCombine {
+  template <class A>
+  TESSERA_HD A operator()(A x, A y) const {
+    return x + y;
+  }
+};
+struct MinCombine {
+  template <class A>
+  TESSERA_HD A operator()(A x, A y) const {
+    return ops::Minimum::apply(x, y);
+  }
+};
+struct MaxCombine {
+  template <class A>
+  TESSERA_HD A operator()(A x, A y) const {
+    return ops::Maximum::apply(x, y);
+  }
+};
+struct AndCombine {
+  TESSERA_HD bool operator()(bool x, bool y) const { return x && y; }
+};
+struct OrCombine {
+  TESSERA_HD bool operator()(bool x, bool y) const { return x || y; }
+};
+
+enum class ReduceKind { Sum, Min, Max, Any, All };
+
+// Float sums accumulate in double: more accurate than float and still memory-bound.
+template <class T>
+using sum_acc_t = std::conditional_t<std::is_floating_point_v<T>, double, sum_t<T>>;
+
+/// The identity of min (Max = false) or max (Max = true) over T.
+template <class T, bool Max>
+constexpr T extreme_identity() {
+  if constexpr (std::is_floating_point_v<T>) {
+    return Max ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
+  } else {
+    return Max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+  }
+}
+
+/// Runs reduction Kind of a bound kernel on an executor (host or fused CUDA).
+template <ReduceKind Kind, class V, class Executor, class K>
+auto reduce_kernel(const Executor& executor, const Extents& extents, const K& kernel,
+                   bool linear) {
+  if constexpr (Kind == ReduceKind::Sum) {
+    return static_cast<sum_t<V>>(executor.template reduce<sum_acc_t<V>>(
+        extents, kernel, linear, sum_acc_t<V>{0}, PlusCombine{}));
+  } else if constexpr (Kind == ReduceKind::Min) {
+    return executor.template reduce<V>(extents, kernel, linear, extreme_identity<V, false>(),
+                                       MinCombine{});
+  } else if constexpr (Kind == ReduceKind::Max) {
+    return executor.template reduce<V>(extents, kernel, linear, extreme_identity<V, true>(),
+                                       MaxCombine{});
+  } else if constexpr (Kind == ReduceKind::Any) {
+    return executor.template reduce<bool>(extents, kernel, linear, false, OrCombine{});
+  } else {
+    return executor.template reduce<bool>(extents, kernel, linear, true, AndCombine{});
+  }
+}
+
+inline namespace TESSERA_EVAL_NS {
+
+template <ReduceKind Kind, class E>
+auto reduce_expr(const E& e, const char* op) {
+  using V = typename E::value_type;
+  const Shape shape = expr_shape(e);
+  const Device device = device_of(e);
+  if constexpr (Kind == ReduceKind::Min || Kind == ReduceKind::Max) {
+    if (shape.numel() == 0) {
+      raise<ValueError>(op, "the input is empty (shape ", shape, "), so it has no ", op);
+    }
+  }
+  const Extents extents = Extents::of(shape);
+  if (device.is_cpu()) {
+    return reduce_kernel<Kind, V>(HostExecutor{}, extents, expr_bind(e, shape),
+                                  expr_linear(e, shape));
+  }
+#if defined(__CUDACC__)
+  return reduce_kernel<Kind, V>(CudaExecutor{device.index()}, extents, expr_bind(e, shape),
+                                expr_linear(e, shape));
+#else
+  const auto value = cuda_nodes::evaluate(e, device);
+  const Shape& vshape = value.tensor.shape();
+  const Extents vextents = Extents::of(vshape);
+  if constexpr (Kind == ReduceKind::Sum) {
+    return cuda_nodes::reduce_sum<V>(device.index(), cuda_nodes::operand_of(value, vshape), vextents);
+  } else if constexpr (Kind == ReduceKind::Min) {
+    return cuda_nodes::reduce_min<V>(device.index(), cuda_nodes::operand_of(value, vshape), vextents);
+  } else if constexpr (Kind == ReduceKind::Max) {
+    return cuda_nodes::reduce_max<V>(device.index(), cuda_nodes::operand_of(value, vshape), vextents);
+  } else {
+    const auto flags = cuda_nodes::convert_value<bool>(value, device);
+    const auto operand = cuda_nodes::operand_of(flags, vshape);
+    return Kind == ReduceKind::Any ? cuda_nodes::reduce_any(device.index(), operand, vextents)
+                                   : cuda_nodes::reduce_all(device.index(), operand, vextents);
+  }
+#endif
+}
+
+}  // namespace TESSERA_EVAL_NS
+}  // namespace detail
+
+inline namespace TESSERA_EVAL_NS {
+/// Sum of all elements: T for floating types (accumulated in double), int64 for integers and
+/// bool (as PyTorch). 0 for an empty input.
+template <Expression E>
+auto sum(const E& e) {
+  return detail::reduce_expr<detail::ReduceKind::Sum>(e, "sum");
+}
+/// Smallest element; NaN if any element is NaN (as PyTorch). ValueError when empty.
+template <Expression E>
+auto min(const E& e) {
+  return detail::reduce_expr<detail::ReduceKind::Min>(e, "min");
+}
+/// Largest element; NaN if any element is NaN (as PyTorch). ValueError when empty.
+template <Expression E>
+auto max(const E& e) {
+  return detail::reduce_expr<detail::ReduceKind::Max>(e, "max");
+}
+/// True when any element is nonzero (false when empty).
+template <Expression E>
+bool any(const E& e) {
+  return detail::reduce_expr<detail::ReduceKind::Any>(e, "any");
+}
+/// True when every element is nonzero (true when empty).
+template <Expression E>
+bool all(const E& e) {
+  return detail::reduce_expr<detail::ReduceKind::All>(e, "all");
+}
+}  // namespace TESSERA_EVAL_NS
+
+}  // namespace tessera

@@ -1,0 +1,190 @@
+#pragma once
+/// @file tensor.hpp
+/// `Tensor<T>`: an owning, reference-counted, strided n-d array on one device.
+
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
+#include <vector>
+
+#include "tessera/core/device.hpp"
+#include "tessera/core/dtype.hpp"
+#include "tessera/core/error.hpp"
+#include "tessera/core/macros.hpp"
+#include "tessera/core/shape.hpp"
+#include "tessera/core/storage.hpp"
+#include "tessera/core/tensor_view.hpp"
+#include "tessera/expr/expr.hpp"
+
+namespace tessera {
+
+namespace detail {
+/// Selects the evaluation flavour of the including translation unit (see TESSERA_EVAL_NS).
+inline namespace TESSERA_EVAL_NS {
+struct EvalAbi {};
+}  // namespace TESSERA_EVAL_NS
+}  // namespace detail
+
+/// An n-d array of T (one of the eight dtypes) on the CPU or a CUDA GPU.
+///
+/// Copies are cheap and share memory (like PyTorch); `clone()` copies the elements. Views
+/// (`reshape` of a contiguous tensor, `slice`, `select`, `transpose`) share memory and carry
+/// strides. A Tensor is also the leaf of lazy expressions:
+///
+///     auto a = tessera::tensor<float>({{1, 2}, {3, 4}});
+///     tessera::Tensor<float> b = a * 2.0f + 1.0f;   // one fused pass
+template <class T>
+class Tensor : public Expr<Tensor<T>> {
+  static_assert(is_dtype_v<T>,
+                "tessera::Tensor<T>: T must be bool, uint8_t, int8_t, int16_t, int32_t, "
+                "int64_t, float or double");
+
+ public:
+  using value_type = T;
+
+  /// An empty 1-d tensor of shape (0) on the CPU (as `torch.Tensor()`).
+  Tensor();
+  Tensor(const Tensor&) = default;
+  Tensor(Tensor&&) noexcept = default;
+  /// Rebinds this handle to `other`'s memory (no element copy).
+  Tensor& operator=(const Tensor&) = default;
+  Tensor& operator=(Tensor&&) noexcept = default;
+  ~Tensor() = default;
+
+  /// Evaluates an expression into a new tensor (one fused pass on the expression's device).
+  /// Implicit when the expression's element type is T, explicit when it converts.
+  template <Expression E, class Abi = detail::EvalAbi>
+    requires(!std::is_same_v<std::remove_cvref_t<E>, Tensor>)
+  explicit(!std::is_same_v<typename E::value_type, T>) Tensor(const E& expression);
+
+  /// Writes an expression into this tensor's elements when the shapes match (other views of
+  /// the memory see the result), otherwise rebinds to new memory of the expression's shape.
+  /// Safe when the expression reads this tensor (`a = a.transpose(0, 1) + a`).
+  template <Expression E, class Abi = detail::EvalAbi>
+    requires(!std::is_same_v<std::remove_cvref_t<E>, Tensor>)
+  Tensor& operator=(const E& expression);
+
+  /// @name Factories (each takes an optional Device, CPU by default)
+  /// @{
+  /// A 0-d tensor holding `value`.
+  static Tensor scalar(T value, Device device = Device::cpu());
+  /// Uninitialised elements.
+  static Tensor empty(const Shape& shape, Device device = Device::cpu());
+  static Tensor zeros(const Shape& shape, Device device = Device::cpu());
+  static Tensor ones(const Shape& shape, Device device = Device::cpu());
+  static Tensor full(const Shape& shape, T value, Device device = Device::cpu());
+  /// `[start, start + step, ...)` up to `stop` (exclusive), as `torch.arange`. step == 0 or a
+  /// non-finite bound → ValueError.
+  static Tensor arange(T start, T stop, T step = T(1), Device device = Device::cpu());
+  /// `arange(0, stop)`.
+  static Tensor arange(T stop, Device device = Device::cpu());
+  /// Copies `values` (row-major) into a tensor of `shape`; sizes must agree (ShapeError).
+  static Tensor from_vector(const std::vector<T>& values, const Shape& shape,
+                            Device device = Device::cpu());
+  /// A 1-d tensor holding `values`.
+  static Tensor from_vector(const std::vector<T>& values, Device device = Device::cpu());
+  /// @}
+
+  /// @name Queries
+  /// @{
+  const Shape& shape() const noexcept { return shape_; }
+  /// Element strides, one per dimension.
+  const Shape& strides() const noexcept { return strides_; }
+  /// Number of dimensions (0 for a scalar).
+  std::int64_t dim() const noexcept { return static_cast<std::int64_t>(shape_.size()); }
+  std::int64_t numel() const noexcept { return shape_.numel(); }
+  /// Extent of dimension d; negative d counts from the end. IndexError when out of range.
+  std::int64_t size(std::int64_t d) const;
+  Device device() const noexcept { return storage_.device(); }
+  bool is_contiguous() const noexcept;
+  /// Offset (in elements) of the first element inside the storage.
+  std::int64_t storage_offset() const noexcept { return offset_; }
+  const Storage& storage() const noexcept { return storage_; }
+  /// Pointer to the first element (a device pointer for CUDA tensors).
+  T* data() const noexcept { return static_cast<T*>(storage_.data()) + offset_; }
+  /// The (pointer, shape, strides) view kernels receive.
+  TensorView<T> view() const noexcept;
+  /// @}
+
+  /// @name Transfers and copies
+  /// @{
+  /// This tensor on `device`: shares memory when already there, copies otherwise.
+  Tensor to(Device device) const;
+  Tensor cpu() const { return to(Device::cpu()); }
+  /// A contiguous deep copy on the same device.
+  Tensor clone() const;
+  /// This tensor when contiguous, otherwise a contiguous copy.
+  Tensor contiguous() const;
+  /// The elements in row-major order (copied to the host when needed).
+  std::vector<T> to_vector() const;
+  /// The only element of a one-element tensor (ValueError otherwise).
+  T item() const;
+  /// The element at `index` (one entry per dimension, negatives count from the end);
+  /// IndexError when out of range.
+  T at(std::initializer_list<std::int64_t> index) const;
+  T at(const std::vector<std::int64_t>& index) const;
+  /// A converted copy (`a.cast<double>()`).
+  template <class U>
+  Tensor<U> cast() const;
+  /// @}
+
+  /// @name Views (share memory)
+  /// @{
+  /// Same elements, new shape; one entry may be -1. A view when the strides allow it (always
+  /// for contiguous tensors), a copy otherwise, as `torch.reshape`.
+  Tensor reshape(const Shape& shape) const;
+  /// Elements start, start+step, ... < stop of dimension `dim` (Python slice rules: negative
+  /// bounds count from the end and are clamped); step must be positive (ValueError).
+  Tensor slice(std::int64_t dim, std::int64_t start,
+               std::int64_t stop = std::numeric_limits<std::int64_t>::max(),
+               std::int64_t step = 1) const;
+  /// Index `index` of dimension `dim`, removing that dimension.
+  Tensor select(std::int64_t dim, std::int64_t index) const;
+  /// Swaps two dimensions.
+  Tensor transpose(std::int64_t dim0, std::int64_t dim1) const;
+  /// @}
+
+ private:
+  template <class U>
+  friend class Tensor;
+  Tensor(Storage storage, Shape shape, Shape strides, std::int64_t offset);
+  template <class E>
+  void assign_(const E& expression);
+
+  Storage storage_;
+  Shape shape_;
+  Shape strides_;
+  std::int64_t offset_ = 0;
+};
+
+/// A nested initializer list of T, any depth; the argument type of `tensor<T>(...)`.
+template <class T>
+class NestedList {
+ public:
+  NestedList(T value) : value_(value), leaf_(true) {}  // NOLINT(google-explicit-constructor)
+  NestedList(std::initializer_list<NestedList> children)  // NOLINT(google-explicit-constructor)
+      : children_(children) {}
+  bool is_leaf() const noexcept { return leaf_; }
+  T value() const noexcept { return value_; }
+  const std::initializer_list<NestedList>& children() const noexcept { return children_; }
+
+ private:
+  T value_{};
+  bool leaf_ = false;
+  std::initializer_list<NestedList> children_;
+};
+
+/// A tensor from nested braces: `tensor<float>({{1, 2}, {3, 4}})` is 2x2, `tensor<float>({})`
+/// has shape (0). Ragged nesting → ShapeError.
+template <class T>
+Tensor<T> tensor(std::initializer_list<NestedList<T>> values, Device device = Device::cpu());
+
+/// A 0-d tensor: `tensor<double>(5.0)`.
+template <class T>
+Tensor<T> tensor(T value, Device device = Device::cpu()) {
+  return Tensor<T>::scalar(value, device);
+}
+
+}  // namespace tessera
+
+#include "tessera/expr/evaluate.hpp"  // defines the expression constructor and assignment

@@ -1,0 +1,16 @@
+#pragma once
+/// @file tessera.hpp
+/// Umbrella header: the whole public API except interop/.
+
+#include "tessera/config.hpp"
+#include "tessera/core/device.hpp"
+#include "tessera/core/dtype.hpp"
+#include "tessera/core/error.hpp"
+#include "tessera/core/shape.hpp"
+#include "tessera/core/storage.hpp"
+#include "tessera/core/tensor_view.hpp"
+#include "tessera/expr/evaluate.hpp"
+#include "tessera/expr/operators.hpp"
+#include "tessera/expr/reduce.hpp"
+#include "tessera/format.hpp"
+#include "tessera/tensor.hpp"

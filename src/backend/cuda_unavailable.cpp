@@ -1,0 +1,75 @@
+// Built instead of backend/cuda/ when tessera is configured without CUDA: no GPU is ever
+// usable, so tensors cannot be created on one and none of the node kernels can be reached;
+// they still raise DeviceError rather than being left undefined.
+
+#include "tessera/core/cuda_runtime.hpp"
+#include "tessera/core/error.hpp"
+#include "tessera/tensor.hpp"  // first: defines Tensor, then the expression machinery
+
+namespace tessera::detail {
+
+namespace {
+[[noreturn]] void unavailable(const char* what) {
+  raise<DeviceError>(what, "tessera was built without its CUDA backend (TESSERA_CUDA=OFF or no "
+                           "CUDA compiler found)");
+}
+}  // namespace
+
+namespace cuda {
+int device_count() noexcept { return 0; }
+void* allocate(std::size_t, int) { unavailable("Storage::allocate"); }
+void deallocate(void*, int) noexcept {}
+void copy_to_host(void*, const void*, std::size_t, int) { unavailable("copy to host"); }
+void copy_from_host(void*, const void*, std::size_t, int) { unavailable("copy to device"); }
+void copy_device(void*, int, const void*, int, std::size_t) {
+  unavailable("copy between devices");
+}
+void synchronize(int) { unavailable("synchronize"); }
+}  // namespace cuda
+
+namespace cuda_nodes {
+template <class T>
+void map_unary(int, UnaryOpId, const Operand<T>&, const TensorView<T>&) {
+  unavailable("map_unary");
+}
+template <class T>
+void map_binary(int, BinaryOpId, const Operand<T>&, const Operand<T>&, const TensorView<T>&) {
+  unavailable("map_binary");
+}
+template <class T>
+void map_compare(int, CompareOpId, const Operand<T>&, const Operand<T>&,
+                 const TensorView<bool>&) {
+  unavailable("map_compare");
+}
+template <class T>
+void map_where(int, const Operand<bool>&, const Operand<T>&, const Operand<T>&,
+               const TensorView<T>&) {
+  unavailable("map_where");
+}
+template <class From, class To>
+void convert(int, const Operand<From>&, const TensorView<To>&) {
+  unavailable("convert");
+}
+template <class T>
+void arange(int, T, T, const TensorView<T>&) {
+  unavailable("arange");
+}
+template <class T>
+sum_t<T> reduce_sum(int, const Operand<T>&, const Extents&) {
+  unavailable("sum");
+}
+template <class T>
+T reduce_min(int, const Operand<T>&, const Extents&) {
+  unavailable("min");
+}
+template <class T>
+T reduce_max(int, const Operand<T>&, const Extents&) {
+  unavailable("max");
+}
+bool reduce_any(int, const Operand<bool>&, const Extents&) { unavailable("any"); }
+bool reduce_all(int, const Operand<bool>&, const Extents&) { unavailable("all"); }
+
+#include "backend/instantiate_cuda_nodes.inl"
+}  // namespace cuda_nodes
+
+}  // namespace tessera::detail

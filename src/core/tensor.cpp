@@ -1,0 +1,441 @@
+// Tensor<T> members: factories, queries, transfers and views, instantiated for every dtype.
+// Element work goes through the expression evaluator, so it runs on the tensor's device.
+
+#include "tessera/tensor.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "tessera/core/cuda_runtime.hpp"
+#include "tessera/expr/evaluate.hpp"
+
+namespace tessera {
+
+namespace {
+
+Shape contiguous_strides(const Shape& shape) {
+  std::vector<std::int64_t> strides(shape.size());
+  std::int64_t stride = 1;
+  for (std::size_t d = shape.size(); d-- > 0;) {
+    strides[d] = stride;
+    stride *= std::max<std::int64_t>(shape[d], 1);
+  }
+  return Shape(std::move(strides));
+}
+
+/// Wraps a possibly negative dimension index; IndexError naming `op` when out of range.
+std::int64_t wrap_dim(const char* op, std::int64_t d, std::int64_t ndim) {
+  const std::int64_t lo = ndim == 0 ? -1 : -ndim;
+  const std::int64_t hi = ndim == 0 ? 0 : ndim - 1;
+  if (d < lo || d > hi) {
+    detail::raise<IndexError>(op, "dimension out of range (expected to be in range of [", lo,
+                              ", ", hi, "], but got ", d, ")");
+  }
+  return d < 0 ? d + std::max<std::int64_t>(ndim, 1) : d;
+}
+
+void check_shape(const char* op, const Shape& shape, std::size_t element_size) {
+  if (shape.size() > static_cast<std::size_t>(kMaxDims)) {
+    detail::raise<ShapeError>(op, "shape ", shape, " has ", shape.size(),
+                              " dimensions; tessera supports at most ", kMaxDims);
+  }
+  std::int64_t n = 1;
+  for (auto d : shape) {
+    if (d < 0) detail::raise<ShapeError>(op, "negative dimension in shape ", shape);
+    if (d != 0 && n > std::numeric_limits<std::int64_t>::max() / d) {
+      detail::raise<ValueError>(op, "shape ", shape, " has too many elements");
+    }
+    n *= d;
+  }
+  if (n > std::numeric_limits<std::int64_t>::max() / static_cast<std::int64_t>(element_size)) {
+    detail::raise<ValueError>(op, "shape ", shape, " needs more bytes than fit in int64");
+  }
+}
+
+/// Reads one element that lives at `ptr` on `device`.
+template <class T>
+T read_element(const T* ptr, Device device) {
+  if (device.is_cpu()) return *ptr;
+  T value;
+  detail::cuda::copy_to_host(&value, ptr, sizeof(T), device.index());
+  return value;
+}
+
+template <class T>
+struct ArangeKernel {
+  using value_type = T;
+  // Floating ranges compute start + i * step in double (as PyTorch), integers in T.
+  using acc_type = std::conditional_t<std::is_floating_point_v<T>, double, T>;
+  acc_type start;
+  acc_type step;
+  T linear(std::int64_t i) const { return static_cast<T>(start + static_cast<acc_type>(i) * step); }
+  T at(const std::int64_t* index) const { return linear(index[0]); }
+};
+
+}  // namespace
+
+template <class T>
+Tensor<T>::Tensor() : shape_{0}, strides_{1} {}
+
+template <class T>
+Tensor<T>::Tensor(Storage storage, Shape shape, Shape strides, std::int64_t offset)
+    : storage_(std::move(storage)),
+      shape_(std::move(shape)),
+      strides_(std::move(strides)),
+      offset_(offset) {}
+
+template <class T>
+Tensor<T> Tensor<T>::empty(const Shape& shape, Device device) {
+  check_shape("empty", shape, sizeof(T));
+  auto storage = Storage::allocate(static_cast<std::size_t>(shape.numel()) * sizeof(T), device);
+  return Tensor(std::move(storage), shape, contiguous_strides(shape), 0);
+}
+
+template <class T>
+Tensor<T> Tensor<T>::full(const Shape& shape, T value, Device device) {
+  auto out = empty(shape, device);
+  detail::evaluate_into(out.view(), shape, device, detail::ScalarNode<T>(value));
+  return out;
+}
+
+template <class T>
+Tensor<T> Tensor<T>::zeros(const Shape& shape, Device device) {
+  return full(shape, T(0), device);
+}
+
+template <class T>
+Tensor<T> Tensor<T>::ones(const Shape& shape, Device device) {
+  return full(shape, T(1), device);
+}
+
+template <class T>
+Tensor<T> Tensor<T>::scalar(T value, Device device) {
+  return full(Shape{}, value, device);
+}
+
+template <class T>
+Tensor<T> Tensor<T>::arange(T start, T stop, T step, Device device) {
+  std::int64_t n = 0;
+  if constexpr (std::is_floating_point_v<T>) {
+    if (!std::isfinite(start) || !std::isfinite(stop) || !std::isfinite(step)) {
+      detail::raise<ValueError>("arange", "start, stop and step must be finite, got ", start,
+                                ", ", stop, ", ", step);
+    }
+  }
+  if (step == T(0)) detail::raise<ValueError>("arange", "step must be nonzero");
+  if constexpr (std::is_floating_point_v<T>) {
+    const double count = std::ceil((static_cast<double>(stop) - static_cast<double>(start)) /
+                                   static_cast<double>(step));
+    if (count > static_cast<double>(std::numeric_limits<std::int64_t>::max() / 2)) {
+      detail::raise<ValueError>("arange", "range [", start, ", ", stop, ") with step ", step,
+                                " has too many elements");
+    }
+    n = count > 0 ? static_cast<std::int64_t>(count) : 0;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    n = (stop && !start) ? 1 : 0;
+  } else {
+    // |stop - start| in unsigned arithmetic cannot overflow for any pair of int64 values.
+    const bool up = step > T(0);
+    if (up ? stop > start : stop < start) {
+      const auto diff = up ? static_cast<std::uint64_t>(stop) - static_cast<std::uint64_t>(start)
+                           : static_cast<std::uint64_t>(start) - static_cast<std::uint64_t>(stop);
+      const auto magnitude = up ? static_cast<std::uint64_t>(step)
+                                : std::uint64_t{0} - static_cast<std::uint64_t>(
+                                                         static_cast<std::int64_t>(step));
+      n = static_cast<std::int64_t>(diff / magnitude + (diff % magnitude != 0));
+    }
+  }
+  auto out = empty(Shape{n}, device);
+  if (n == 0) return out;
+  if (device.is_cpu()) {
+    using K = ArangeKernel<T>;
+    detail::HostExecutor::run(out.view(), K{static_cast<typename K::acc_type>(start),
+                                            static_cast<typename K::acc_type>(step)},
+                              true);
+  } else {
+    detail::cuda_nodes::arange<T>(device.index(), start, step, out.view());
+  }
+  return out;
+}
+
+template <class T>
+Tensor<T> Tensor<T>::arange(T stop, Device device) {
+  return arange(T(0), stop, T(1), device);
+}
+
+template <class T>
+Tensor<T> Tensor<T>::from_vector(const std::vector<T>& values, const Shape& shape,
+                                 Device device) {
+  check_shape("from_vector", shape, sizeof(T));
+  if (static_cast<std::int64_t>(values.size()) != shape.numel()) {
+    detail::raise<ShapeError>("from_vector", "shape ", shape, " needs ", shape.numel(),
+                              " values, got ", values.size());
+  }
+  auto host = empty(shape, Device::cpu());
+  if constexpr (std::is_same_v<T, bool>) {
+    for (std::size_t i = 0; i < values.size(); ++i) host.data()[i] = values[i];
+  } else if (!values.empty()) {
+    std::memcpy(host.data(), values.data(), values.size() * sizeof(T));
+  }
+  return host.to(device);
+}
+
+template <class T>
+Tensor<T> Tensor<T>::from_vector(const std::vector<T>& values, Device device) {
+  return from_vector(values, Shape{static_cast<std::int64_t>(values.size())}, device);
+}
+
+template <class T>
+std::int64_t Tensor<T>::size(std::int64_t d) const {
+  return shape_[static_cast<std::size_t>(wrap_dim("size", d, dim()))];
+}
+
+template <class T>
+bool Tensor<T>::is_contiguous() const noexcept {
+  if (numel() == 0) return true;
+  std::int64_t expected = 1;
+  for (std::size_t d = shape_.size(); d-- > 0;) {
+    if (shape_[d] != 1 && strides_[d] != expected) return false;
+    expected *= shape_[d];
+  }
+  return true;
+}
+
+template <class T>
+TensorView<T> Tensor<T>::view() const noexcept {
+  TensorView<T> v;
+  v.data = data();
+  v.ndim = static_cast<int>(shape_.size());
+  for (int d = 0; d < v.ndim; ++d) {
+    v.shape[d] = shape_[static_cast<std::size_t>(d)];
+    v.strides[d] = strides_[static_cast<std::size_t>(d)];
+  }
+  return v;
+}
+
+template <class T>
+Tensor<T> Tensor<T>::to(Device device) const {
+  if (device == this->device()) return *this;
+  const Tensor source = contiguous();
+  auto out = empty(shape_, device);
+  const std::size_t nbytes = static_cast<std::size_t>(numel()) * sizeof(T);
+  if (nbytes == 0) return out;
+  if (device.is_cpu()) {
+    detail::cuda::copy_to_host(out.data(), source.data(), nbytes, source.device().index());
+  } else if (source.device().is_cpu()) {
+    detail::cuda::copy_from_host(out.data(), source.data(), nbytes, device.index());
+  } else {
+    detail::cuda::copy_device(out.data(), device.index(), source.data(),
+                              source.device().index(), nbytes);
+  }
+  return out;
+}
+
+template <class T>
+Tensor<T> Tensor<T>::clone() const {
+  auto out = empty(shape_, device());
+  detail::evaluate_into(out.view(), shape_, device(), *this);
+  return out;
+}
+
+template <class T>
+Tensor<T> Tensor<T>::contiguous() const {
+  return is_contiguous() ? *this : clone();
+}
+
+template <class T>
+std::vector<T> Tensor<T>::to_vector() const {
+  const Tensor host = cpu().contiguous();
+  const T* p = host.data();
+  return std::vector<T>(p, p + host.numel());
+}
+
+template <class T>
+T Tensor<T>::item() const {
+  if (numel() != 1) {
+    detail::raise<ValueError>("item", "a Tensor with ", numel(),
+                              " elements cannot be converted to a scalar");
+  }
+  return read_element(data(), device());
+}
+
+template <class T>
+T Tensor<T>::at(const std::vector<std::int64_t>& index) const {
+  if (static_cast<std::int64_t>(index.size()) != dim()) {
+    detail::raise<IndexError>("at", "expected ", dim(), " indices for a tensor of shape ",
+                              shape_, ", got ", index.size());
+  }
+  std::int64_t offset = 0;
+  for (std::size_t d = 0; d < index.size(); ++d) {
+    std::int64_t i = index[d];
+    if (i < -shape_[d] || i >= shape_[d]) {
+      detail::raise<IndexError>("at", "index ", i, " is out of bounds for dimension ", d,
+                                " with size ", shape_[d]);
+    }
+    if (i < 0) i += shape_[d];
+    offset += i * strides_[d];
+  }
+  return read_element(data() + offset, device());
+}
+
+template <class T>
+T Tensor<T>::at(std::initializer_list<std::int64_t> index) const {
+  return at(std::vector<std::int64_t>(index));
+}
+
+template <class T>
+template <class U>
+Tensor<U> Tensor<T>::cast() const {
+  auto out = Tensor<U>::empty(shape_, device());
+  detail::evaluate_into(out.view(), shape_, device(), *this);
+  return out;
+}
+
+template <class T>
+Tensor<T> Tensor<T>::reshape(const Shape& shape) const {
+  std::vector<std::int64_t> dims(shape.begin(), shape.end());
+  std::int64_t known = 1;
+  int inferred = -1;
+  for (std::size_t d = 0; d < dims.size(); ++d) {
+    if (dims[d] == -1) {
+      if (inferred >= 0) detail::raise<ShapeError>("reshape", "only one dimension can be -1");
+      inferred = static_cast<int>(d);
+    } else if (dims[d] < 0) {
+      detail::raise<ShapeError>("reshape", "invalid shape dimension ", dims[d], " in ", shape);
+    } else {
+      known *= dims[d];
+    }
+  }
+  if (inferred >= 0) {
+    if (known == 0 || numel() % known != 0) {
+      detail::raise<ShapeError>("reshape", "shape ", shape, " is invalid for input of size ",
+                                numel());
+    }
+    dims[static_cast<std::size_t>(inferred)] = numel() / known;
+  }
+  Shape target(std::move(dims));
+  check_shape("reshape", target, sizeof(T));
+  if (target.numel() != numel()) {
+    detail::raise<ShapeError>("reshape", "shape ", shape, " is invalid for input of size ",
+                              numel());
+  }
+  const Tensor source = contiguous();
+  return Tensor(source.storage_, target, contiguous_strides(target), source.offset_);
+}
+
+template <class T>
+Tensor<T> Tensor<T>::slice(std::int64_t dim, std::int64_t start, std::int64_t stop,
+                           std::int64_t step) const {
+  const auto d = static_cast<std::size_t>(wrap_dim("slice", dim, this->dim()));
+  if (this->dim() == 0) detail::raise<IndexError>("slice", "cannot slice a 0-d tensor");
+  if (step <= 0) detail::raise<ValueError>("slice", "step must be positive, got ", step);
+  const std::int64_t n = shape_[d];
+  auto clamp = [n](std::int64_t i) {
+    if (i < 0) i = i < -n ? 0 : i + n;
+    return i > n ? n : i;
+  };
+  start = clamp(start);
+  stop = clamp(stop);
+  const std::int64_t length = stop > start ? (stop - start + step - 1) / step : 0;
+  Shape shape = shape_;
+  Shape strides = strides_;
+  shape[d] = length;
+  strides[d] = strides_[d] * step;
+  return Tensor(storage_, shape, strides, offset_ + (length > 0 ? start * strides_[d] : 0));
+}
+
+template <class T>
+Tensor<T> Tensor<T>::select(std::int64_t dim, std::int64_t index) const {
+  if (this->dim() == 0) detail::raise<IndexError>("select", "cannot select on a 0-d tensor");
+  const auto d = static_cast<std::size_t>(wrap_dim("select", dim, this->dim()));
+  const std::int64_t n = shape_[d];
+  if (index < -n || index >= n) {
+    detail::raise<IndexError>("select", "index ", index, " is out of range for dimension ", d,
+                              " with size ", n);
+  }
+  if (index < 0) index += n;
+  std::vector<std::int64_t> shape(shape_.begin(), shape_.end());
+  std::vector<std::int64_t> strides(strides_.begin(), strides_.end());
+  shape.erase(shape.begin() + static_cast<std::ptrdiff_t>(d));
+  strides.erase(strides.begin() + static_cast<std::ptrdiff_t>(d));
+  return Tensor(storage_, Shape(std::move(shape)), Shape(std::move(strides)),
+                offset_ + index * strides_[d]);
+}
+
+template <class T>
+Tensor<T> Tensor<T>::transpose(std::int64_t dim0, std::int64_t dim1) const {
+  const auto a = static_cast<std::size_t>(wrap_dim("transpose", dim0, dim()));
+  const auto b = static_cast<std::size_t>(wrap_dim("transpose", dim1, dim()));
+  if (dim() == 0) return *this;
+  Shape shape = shape_;
+  Shape strides = strides_;
+  std::swap(shape[a], shape[b]);
+  std::swap(strides[a], strides[b]);
+  return Tensor(storage_, shape, strides, offset_);
+}
+
+namespace {
+/// Finds the extents of a nested list (following first children) and checks every branch.
+template <class T>
+void nested_extents(const NestedList<T>& list, std::size_t depth, std::vector<std::int64_t>& dims,
+                    bool& leaf_depth_known, std::size_t& leaf_depth) {
+  if (list.is_leaf()) {
+    if (!leaf_depth_known) {
+      leaf_depth_known = true;
+      leaf_depth = depth;
+    } else if (leaf_depth != depth) {
+      detail::raise<ShapeError>("tensor", "mixed scalars and sequences at depth ", depth);
+    }
+    return;
+  }
+  const auto n = static_cast<std::int64_t>(list.children().size());
+  if (depth == dims.size()) {
+    dims.push_back(n);
+  } else if (dims[depth] != n) {
+    detail::raise<ShapeError>("tensor", "expected sequence of length ", dims[depth],
+                              " at dim ", depth, " (got ", n, ")");
+  }
+  if (leaf_depth_known && depth >= leaf_depth) {
+    detail::raise<ShapeError>("tensor", "mixed scalars and sequences at depth ", depth);
+  }
+  for (const auto& child : list.children()) {
+    nested_extents(child, depth + 1, dims, leaf_depth_known, leaf_depth);
+  }
+}
+
+template <class T>
+void nested_fill(const NestedList<T>& list, std::vector<T>& out) {
+  if (list.is_leaf()) {
+    out.push_back(list.value());
+    return;
+  }
+  for (const auto& child : list.children()) nested_fill(child, out);
+}
+}  // namespace
+
+template <class T>
+Tensor<T> tensor(std::initializer_list<NestedList<T>> values, Device device) {
+  const NestedList<T> root(values);
+  std::vector<std::int64_t> dims;
+  bool leaf_depth_known = false;
+  std::size_t leaf_depth = 0;
+  nested_extents(root, 0, dims, leaf_depth_known, leaf_depth);
+  if (leaf_depth_known && leaf_depth != dims.size()) {
+    detail::raise<ShapeError>("tensor", "mixed scalars and sequences");
+  }
+  std::vector<T> flat;
+  flat.reserve(values.size());
+  nested_fill(root, flat);
+  return Tensor<T>::from_vector(flat, Shape(std::move(dims)), device);
+}
+
+#define TESSERA_INSTANTIATE_CAST(T, U) template Tensor<U> Tensor<T>::cast<U>() const;
+#define TESSERA_INSTANTIATE_TENSOR(T)                                              \
+  template class Tensor<T>;                                                        \
+  template Tensor<T> tensor<T>(std::initializer_list<NestedList<T>>, Device);      \
+  TESSERA_FOR_EACH_DTYPE_WITH(TESSERA_INSTANTIATE_CAST, T)
+TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_TENSOR)
+
+}  // namespace tessera

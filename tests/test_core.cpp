@@ -1,0 +1,67 @@
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <type_traits>
+
+#include "tessera/tessera.hpp"
+
+namespace ts = tessera;
+
+TEST(Device, CpuIsIndexZeroAndPrints) {
+  const auto d = ts::Device::cpu();
+  EXPECT_TRUE(d.is_cpu());
+  EXPECT_FALSE(d.is_cuda());
+  EXPECT_EQ(d.index(), 0);
+  std::ostringstream os;
+  os << d << ' ' << ts::Device::cuda(1);
+  EXPECT_EQ(os.str(), "cpu cuda:1");
+  EXPECT_TRUE(ts::Device::cuda(0) == ts::Device::cuda());
+  EXPECT_FALSE(ts::Device::cuda(0) == ts::Device::cuda(1));
+  EXPECT_FALSE(ts::Device::cpu() == ts::Device::cuda(0));
+}
+
+TEST(Device, NegativeCudaIndexIsValueError) {
+  EXPECT_THROW(ts::Device::cuda(-1), ts::ValueError);
+}
+
+TEST(Shape, BehavesLikeATuple) {
+  ts::Shape s{2, 3};
+  EXPECT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[1], 3);
+  EXPECT_EQ(s.numel(), 6);
+  std::vector<std::int64_t> v{4, 5, 6};
+  ts::Shape t(v.begin(), v.end());
+  EXPECT_EQ(t, (ts::Shape{4, 5, 6}));
+  EXPECT_EQ(t.str(), "(4, 5, 6)");
+  EXPECT_EQ(ts::Shape{7}.str(), "(7,)");
+  EXPECT_EQ(ts::Shape{}.str(), "()");
+  EXPECT_EQ(ts::Shape{}.numel(), 1);
+}
+
+TEST(DType, PromotionFollowsPyTorch) {
+  static_assert(std::is_same_v<ts::promote_t<int32_t, float>, float>);
+  static_assert(std::is_same_v<ts::promote_t<uint8_t, int8_t>, int16_t>);
+  static_assert(std::is_same_v<ts::promote_t<uint8_t, int32_t>, int32_t>);
+  static_assert(std::is_same_v<ts::promote_t<bool, int8_t>, int8_t>);
+  static_assert(std::is_same_v<ts::promote_t<float, double>, double>);
+  static_assert(std::is_same_v<ts::promote_t<int64_t, float>, float>);
+  static_assert(std::is_same_v<ts::scalar_promote_t<float, double>, float>);
+  static_assert(std::is_same_v<ts::scalar_promote_t<int32_t, double>, double>);
+  static_assert(std::is_same_v<ts::scalar_promote_t<uint8_t, int>, uint8_t>);
+  EXPECT_EQ(ts::dtype_name(ts::dtype_v<float>), "float32");
+  EXPECT_EQ(ts::dtype_name(ts::dtype_v<bool>), "bool");
+}
+
+TEST(Error, HierarchyDerivesFromRuntimeError) {
+  try {
+    ts::detail::raise<ts::ShapeError>("reshape", "shape ", ts::Shape{5, 3}, " is invalid");
+    FAIL();
+  } catch (const ts::Error& e) {
+    EXPECT_STREQ(e.what(), "reshape: shape (5, 3) is invalid");
+    EXPECT_NE(dynamic_cast<const ts::ShapeError*>(&e), nullptr);
+  }
+  static_assert(std::is_base_of_v<std::runtime_error, ts::Error>);
+  static_assert(std::is_base_of_v<ts::Error, ts::IndexError>);
+  static_assert(std::is_base_of_v<ts::Error, ts::ValueError>);
+  static_assert(std::is_base_of_v<ts::Error, ts::DeviceError>);
+}
