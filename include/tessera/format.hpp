@@ -10,7 +10,15 @@
 
 namespace tessera {
 
-/// Writes `t` as PyTorch's `repr` does (copies CUDA tensors to the host to print them).
+/// Writes `t` exactly as PyTorch 1.13's `repr` does with default print options: 4 decimals or
+/// scientific notation chosen per tensor, aligned columns, lines of at most 80 characters,
+/// `...` summaries beyond 1000 elements (3 items kept at each end of every dimension), and
+/// `device=` / `dtype=` suffixes when not the CPU / not a default dtype (float32, int64, bool).
+/// Copies CUDA tensors to the host to print them.
+///
+///     std::cout << tessera::tensor<float>({{1, 3}, {2, 4}});
+///     // tensor([[1., 3.],
+///     //         [2., 4.]])
 template <class T>
 std::ostream& operator<<(std::ostream& os, const Tensor<T>& t);
 
@@ -20,5 +28,14 @@ std::string to_string(const Tensor<T>& t);
 
 /// Prints the dtype name, e.g. "float32".
 std::ostream& operator<<(std::ostream& os, DType dtype);
+
+namespace detail {
+/// The repr of `t` as if it lived on `shown` (`to_string(t)` is `repr_on(t, t.device())`).
+/// Lets tests check the `device='cuda:0'` suffix on machines without a GPU:
+///
+///     repr_on(tensor<float>({1, 2}), Device::cuda(0))  // "tensor([1., 2.], device='cuda:0')"
+template <class T>
+std::string repr_on(const Tensor<T>& t, Device shown);
+}  // namespace detail
 
 }  // namespace tessera

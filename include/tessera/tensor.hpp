@@ -18,13 +18,6 @@
 
 namespace tessera {
 
-namespace detail {
-/// Selects the evaluation flavour of the including translation unit (see TESSERA_EVAL_NS).
-inline namespace TESSERA_EVAL_NS {
-struct EvalAbi {};
-}  // namespace TESSERA_EVAL_NS
-}  // namespace detail
-
 /// An n-d array of T (one of the eight dtypes) on the CPU or a CUDA GPU.
 ///
 /// Copies are cheap and share memory (like PyTorch); `clone()` copies the elements. Views
@@ -188,3 +181,4 @@ Tensor<T> tensor(T value, Device device = Device::cpu()) {
 }  // namespace tessera
 
 #include "tessera/expr/evaluate.hpp"  // defines the expression constructor and assignment
+

@@ -13,4 +13,5 @@
 #include "tessera/expr/operators.hpp"
 #include "tessera/expr/reduce.hpp"
 #include "tessera/format.hpp"
+#include "tessera/ops/nonzero.hpp"
 #include "tessera/tensor.hpp"

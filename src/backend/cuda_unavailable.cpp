@@ -5,6 +5,7 @@
 #include "tessera/core/cuda_runtime.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/tensor.hpp"  // first: defines Tensor, then the expression machinery
+#include "tessera/ops/nonzero.hpp"
 
 namespace tessera::detail {
 
@@ -71,5 +72,22 @@ bool reduce_all(int, const Operand<bool>&, const Extents&) { unavailable("all");
 
 #include "backend/instantiate_cuda_nodes.inl"
 }  // namespace cuda_nodes
+
+namespace cuda_ops {
+template <class T>
+std::int64_t count_nonzero(int, const TensorView<T>&) {
+  unavailable("count_nonzero");
+}
+template <class T>
+void nonzero_write(int, const TensorView<T>&, const TensorView<std::int64_t>&, std::int64_t) {
+  unavailable("nonzero");
+}
+#define TESSERA_INSTANTIATE_NONZERO(T)                                                   \
+  template std::int64_t count_nonzero<T>(int, const TensorView<T>&);                     \
+  template void nonzero_write<T>(int, const TensorView<T>&, const TensorView<std::int64_t>&, \
+                                 std::int64_t);
+TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_NONZERO)
+#undef TESSERA_INSTANTIATE_NONZERO
+}  // namespace cuda_ops
 
 }  // namespace tessera::detail

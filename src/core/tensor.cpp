@@ -66,11 +66,20 @@ T read_element(const T* ptr, Device device) {
 template <class T>
 struct ArangeKernel {
   using value_type = T;
-  // Floating ranges compute start + i * step in double (as PyTorch), integers in T.
+  // Floating ranges compute start + i * step in double (as PyTorch). Integers compute it modulo
+  // 2^64: every element is in range, but i * step alone may not be (arange(INT_MIN, INT_MAX,
+  // 2^30)), and signed overflow would be undefined behaviour.
   using acc_type = std::conditional_t<std::is_floating_point_v<T>, double, T>;
   acc_type start;
   acc_type step;
-  T linear(std::int64_t i) const { return static_cast<T>(start + static_cast<acc_type>(i) * step); }
+  T linear(std::int64_t i) const {
+    if constexpr (std::is_floating_point_v<T>) {
+      return static_cast<T>(start + static_cast<double>(i) * step);
+    } else {
+      return static_cast<T>(static_cast<std::uint64_t>(start) +
+                            static_cast<std::uint64_t>(i) * static_cast<std::uint64_t>(step));
+    }
+  }
   T at(const std::int64_t* index) const { return linear(index[0]); }
 };
 
@@ -189,6 +198,12 @@ Tensor<T> Tensor<T>::from_vector(const std::vector<T>& values, Device device) {
 
 template <class T>
 std::int64_t Tensor<T>::size(std::int64_t d) const {
+  // wrap_dim accepts 0 and -1 for a 0-d tensor (as PyTorch does for reductions), but a 0-d
+  // tensor has no extent to report (torch: "tensor has no dimensions").
+  if (dim() == 0) {
+    detail::raise<IndexError>("size", "dimension specified as ", d,
+                              " but the tensor has no dimensions");
+  }
   return shape_[static_cast<std::size_t>(wrap_dim("size", d, dim()))];
 }
 

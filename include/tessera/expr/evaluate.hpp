@@ -106,3 +106,4 @@ Tensor<typename E::value_type> eval(const E& expression) {
 }  // namespace tessera
 
 #include "tessera/expr/reduce.hpp"
+#include "tessera/ops/nonzero.hpp"  // defines the operation members of Expr

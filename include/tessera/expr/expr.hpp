@@ -2,9 +2,30 @@
 /// @file expr.hpp
 /// The base of every lazy expression and the concept that recognises one.
 
+#include <cstdint>
 #include <type_traits>
+#include <vector>
+
+#include "tessera/core/macros.hpp"
 
 namespace tessera {
+
+template <class T>
+class Tensor;
+
+/// Tag selecting the tuple form of nonzero: `x.nonzero(tessera::as_tuple)`.
+struct AsTuple {
+  explicit constexpr AsTuple() = default;
+};
+inline constexpr AsTuple as_tuple{};
+
+namespace detail {
+/// Selects the evaluation flavour of the including translation unit (see TESSERA_EVAL_NS);
+/// a default template argument of this type gives member templates distinct mangled names.
+inline namespace TESSERA_EVAL_NS {
+struct EvalAbi {};
+}  // namespace TESSERA_EVAL_NS
+}  // namespace detail
 
 /// CRTP base of every expression: tensors (leaves), scalars and operator nodes. An expression
 /// answers its shape, device and element type, and binds to a trivially copyable kernel functor
@@ -12,6 +33,28 @@ namespace tessera {
 template <class Derived>
 struct Expr {
   const Derived& derived() const noexcept { return static_cast<const Derived&>(*this); }
+
+  /// @name Operations on any expression (defined in tessera/ops/); see the free functions.
+  /// @{
+  /// Indices of the nonzero elements, (z, dim()) int64 in C order: `(x > 0).nonzero()`.
+  template <class Abi = detail::EvalAbi>
+  Tensor<std::int64_t> nonzero() const;
+  /// One int64 tensor of shape (z) per dimension (max(dim(), 1) tensors).
+  template <class Abi = detail::EvalAbi>
+  std::vector<Tensor<std::int64_t>> nonzero(AsTuple) const;
+  /// Writes nonzero() into `out` (resized when its shape differs).
+  template <class Abi = detail::EvalAbi>
+  void nonzero_out(Tensor<std::int64_t>& out) const;
+  /// The first `size` rows of nonzero(), padded with `fill_value`; never syncs on CUDA.
+  template <class Abi = detail::EvalAbi>
+  Tensor<std::int64_t> nonzero_static(std::int64_t size, std::int64_t fill_value = -1) const;
+  /// Number of nonzero elements.
+  template <class Abi = detail::EvalAbi>
+  std::int64_t count_nonzero() const;
+  /// Same as nonzero().
+  template <class Abi = detail::EvalAbi>
+  Tensor<std::int64_t> argwhere() const;
+  /// @}
 };
 
 /// Any tessera expression (a Tensor or a lazy node).
@@ -21,8 +64,5 @@ concept Expression = std::is_base_of_v<Expr<std::remove_cvref_t<E>>, std::remove
 /// What may appear beside an expression in an operator: another expression or an arithmetic scalar.
 template <class X>
 concept Operand = Expression<X> || std::is_arithmetic_v<std::remove_cvref_t<X>>;
-
-template <class T>
-class Tensor;
 
 }  // namespace tessera

@@ -1,0 +1,213 @@
+#pragma once
+/// @file nonzero.hpp
+/// nonzero and its family (PyTorch semantics) on tensors and expressions:
+/// `x.nonzero()`, `x.nonzero(as_tuple)`, `x.nonzero_out(out)`, `x.count_nonzero()`,
+/// `x.nonzero_static(size, fill)`, `x.argwhere()`, `(x > 0).nonzero()`.
+///
+/// Nonzero means `x != 0`: NaN counts, -0.0 does not. Rows come in C order. Counts and
+/// indices are int64 throughout. On CUDA, nonzero/nonzero_out/count_nonzero wait for the GPU
+/// once (the count decides the output size); nonzero_static never waits.
+
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "tessera/detail/nonzero_host.hpp"
+#include "tessera/expr/evaluate.hpp"
+#include "tessera/tensor.hpp"
+
+#if defined(__CUDACC__)
+#include "tessera/detail/nonzero_cuda.cuh"
+#endif
+
+namespace tessera {
+
+namespace detail::cuda_ops {
+// Precompiled per dtype in the CUDA backend (src/backend/cuda/nonzero.cu) for host-compiled
+// callers; nvcc-compiled callers instantiate the same kernels on their own expressions.
+template <class T>
+std::int64_t count_nonzero(int device, const TensorView<T>& x);
+template <class T>
+void nonzero_write(int device, const TensorView<T>& x, const TensorView<std::int64_t>& out,
+                   std::int64_t row_limit);
+}  // namespace detail::cuda_ops
+
+namespace detail {
+inline namespace TESSERA_EVAL_NS {
+
+#if !defined(__CUDACC__)
+/// Host-compiled code reaches CUDA through precompiled kernels over a tensor: a Tensor is used
+/// as is, any other expression is first evaluated (node by node) into a bool mask.
+template <class E>
+auto cuda_nonzero_input(const E& e) {
+  if constexpr (std::is_same_v<E, Tensor<typename E::value_type>>) {
+    return e;
+  } else {
+    return materialize<bool>(e != false);
+  }
+}
+#endif
+
+template <class E>
+std::int64_t nonzero_count(const E& e, const Shape& shape, Device device) {
+  if (device.is_cpu()) {
+    return nonzero_plan_host(expr_bind(e, shape), Extents::of(shape), expr_linear(e, shape))
+        .total();
+  }
+#if defined(__CUDACC__)
+  return nonzero_count_cuda(device.index(), expr_bind(e, shape), Extents::of(shape),
+                            expr_linear(e, shape));
+#else
+  const auto input = cuda_nonzero_input(e);
+  return cuda_ops::count_nonzero(device.index(), input.view());
+#endif
+}
+
+/// Writes nonzero(e) into `out` ((rows, ndim), any strides), rows beyond `rows` dropped.
+/// On the host `plan` comes from nonzero_count's pass when the caller already ran it.
+template <class E>
+void nonzero_fill(const E& e, const Shape& shape, Device device,
+                  const TensorView<std::int64_t>& out, std::int64_t rows) {
+  if (device.is_cpu()) {
+    const auto k = expr_bind(e, shape);
+    const bool linear = expr_linear(e, shape);
+    const auto extents = Extents::of(shape);
+    nonzero_write_host(k, extents, linear, nonzero_plan_host(k, extents, linear), out, rows);
+    return;
+  }
+#if defined(__CUDACC__)
+  nonzero_write_cuda(device.index(), expr_bind(e, shape), Extents::of(shape),
+                     expr_linear(e, shape), out, rows);
+#else
+  const auto input = cuda_nonzero_input(e);
+  cuda_ops::nonzero_write(device.index(), input.view(), out, rows);
+#endif
+}
+
+/// nonzero(e) into `out`, which is resized to (z, ndim) unless it already has that shape.
+template <class E>
+void nonzero_into(const E& e, Tensor<std::int64_t>& out, const char* op) {
+  const Shape shape = expr_shape(e);
+  const Device device = device_of(e);
+  if (!(out.device() == device)) {
+    raise<DeviceError>(op, "out is on ", out.device(), " but the input is on ", device);
+  }
+  const auto ndim = static_cast<std::int64_t>(shape.size());
+  if (device.is_cpu()) {
+    // One counting pass serves both the size and the write offsets.
+    const auto k = expr_bind(e, shape);
+    const bool linear = expr_linear(e, shape);
+    const auto extents = Extents::of(shape);
+    const auto plan = nonzero_plan_host(k, extents, linear);
+    const Shape result{plan.total(), ndim};
+    if (out.shape() != result) out = Tensor<std::int64_t>::empty(result, device);
+    nonzero_write_host(k, extents, linear, plan, out.view(), plan.total());
+    return;
+  }
+  const std::int64_t z = nonzero_count(e, shape, device);  // the one device -> host sync
+  const Shape result{z, ndim};
+  if (out.shape() != result) out = Tensor<std::int64_t>::empty(result, device);
+  nonzero_fill(e, shape, device, out.view(), z);
+}
+
+}  // namespace TESSERA_EVAL_NS
+}  // namespace detail
+
+inline namespace TESSERA_EVAL_NS {
+
+/// Number of nonzero elements of a tensor or expression.
+///
+///     int64_t n = tessera::count_nonzero(x > 0.5f);
+template <Expression E>
+std::int64_t count_nonzero(const E& e) {
+  return detail::nonzero_count(e, detail::expr_shape(e), detail::device_of(e));
+}
+
+/// Indices of the nonzero elements: int64 (z, dim()) in C order. A 0-d input gives (1, 0) or
+/// (0, 0).
+///
+///     auto idx = tessera::nonzero(tessera::tensor<float>({0, 1.5f, 0, 2}));  // [[1], [3]]
+template <Expression E>
+Tensor<std::int64_t> nonzero(const E& e) {
+  Tensor<std::int64_t> out = Tensor<std::int64_t>::empty({0, 0}, detail::device_of(e));
+  detail::nonzero_into(e, out, "nonzero");
+  return out;
+}
+
+/// Same as nonzero().
+template <Expression E>
+Tensor<std::int64_t> argwhere(const E& e) {
+  return nonzero(e);
+}
+
+/// The tuple form: max(dim(), 1) int64 tensors of shape (z), views of one (z, n) result. A 0-d
+/// input is treated as 1-d of one element (`[0]` or empty).
+template <Expression E>
+std::vector<Tensor<std::int64_t>> nonzero(const E& e, AsTuple) {
+  const auto ndim = static_cast<std::int64_t>(detail::expr_shape(e).size());
+  auto rows = nonzero(e);
+  std::vector<Tensor<std::int64_t>> columns;
+  if (ndim == 0) {
+    columns.push_back(Tensor<std::int64_t>::zeros({rows.size(0)}, rows.device()));
+    return columns;
+  }
+  for (std::int64_t d = 0; d < ndim; ++d) columns.push_back(rows.select(1, d));
+  return columns;
+}
+
+/// Writes nonzero(e) into `out` (int64, same device): resized to (z, n) when its shape differs,
+/// written through its strides when it already has that shape. DeviceError leaves it untouched.
+template <Expression E>
+void nonzero_out(const E& e, Tensor<std::int64_t>& out) {
+  detail::nonzero_into(e, out, "nonzero_out");
+}
+
+/// (size, dim()) int64: the first min(size, z) rows of nonzero(), the rest `fill_value`.
+/// Never waits for the GPU. size < 0 → ValueError.
+template <Expression E>
+Tensor<std::int64_t> nonzero_static(const E& e, std::int64_t size, std::int64_t fill_value = -1) {
+  if (size < 0) {
+    detail::raise<ValueError>("nonzero_static", "size must be non-negative, got ", size);
+  }
+  const Shape shape = detail::expr_shape(e);
+  const Device device = detail::device_of(e);
+  auto out = Tensor<std::int64_t>::full({size, static_cast<std::int64_t>(shape.size())},
+                                        fill_value, device);
+  detail::nonzero_fill(e, shape, device, out.view(), size);
+  return out;
+}
+
+}  // namespace TESSERA_EVAL_NS
+
+template <class D>
+template <class Abi>
+Tensor<std::int64_t> Expr<D>::nonzero() const {
+  return tessera::nonzero(derived());
+}
+template <class D>
+template <class Abi>
+std::vector<Tensor<std::int64_t>> Expr<D>::nonzero(AsTuple tag) const {
+  return tessera::nonzero(derived(), tag);
+}
+template <class D>
+template <class Abi>
+void Expr<D>::nonzero_out(Tensor<std::int64_t>& out) const {
+  tessera::nonzero_out(derived(), out);
+}
+template <class D>
+template <class Abi>
+Tensor<std::int64_t> Expr<D>::nonzero_static(std::int64_t size, std::int64_t fill_value) const {
+  return tessera::nonzero_static(derived(), size, fill_value);
+}
+template <class D>
+template <class Abi>
+std::int64_t Expr<D>::count_nonzero() const {
+  return tessera::count_nonzero(derived());
+}
+template <class D>
+template <class Abi>
+Tensor<std::int64_t> Expr<D>::argwhere() const {
+  return tessera::argwhere(derived());
+}
+
+}  // namespace tessera

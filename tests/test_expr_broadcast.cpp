@@ -1,0 +1,214 @@
+// NumPy broadcasting (including 0-d and empty operands), broadcast errors, and PyTorch type
+// promotion of mixed element types and weak scalars.
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <type_traits>
+#include <vector>
+
+#include "support/layouts.hpp"
+#include "support/reference.hpp"
+#include "support/typed.hpp"
+
+namespace ts = tessera;
+namespace ref = tessera_test::ref;
+using tessera_test::random_values;
+using tessera_test::ref_binary;
+using tessera_test::tensor_matches;
+using tessera_test::throws_with;
+
+template <class E>
+using value_t = typename std::remove_cvref_t<E>::value_type;
+
+// ---- broadcasting ---------------------------------------------------------------------------
+
+template <class C>
+class ExprBroadcast : public tessera_test::Typed<C> {};
+TYPED_TEST_SUITE(ExprBroadcast, tessera_test::AllCases, tessera_test::CaseName);
+
+/// Evaluates a op b for operands of shapes as and bs, in every layout, against the reference.
+template <class T, class Make, class Ref>
+void check_broadcast(ts::Device device, const ts::Shape& as, const ts::Shape& bs,
+                     const ts::Shape& expected_shape, Make make, Ref reference) {
+  std::mt19937_64 rng(as.size() * 31 + bs.size());
+  const auto av = random_values<T>(as.numel(), rng);
+  const auto bv = random_values<T>(bs.numel(), rng, /*nonzero=*/true);
+  const auto al = tessera_test::all_layouts(av, as, device);
+  const auto bl = tessera_test::all_layouts(bv, bs, device);
+  for (std::size_t i = 0; i < std::max(al.size(), bl.size()); ++i) {
+    const auto& a = al[i % al.size()];
+    const auto& b = bl[(i + 1) % bl.size()];
+    SCOPED_TRACE(testing::Message() << as << " " << a.name << " op " << bs << " " << b.name);
+    const auto out = ts::eval(make(a.view, b.view));
+    EXPECT_EQ(out.device(), device);
+    EXPECT_TRUE(tensor_matches(out, expected_shape,
+                               ref_binary<value_t<decltype(out)>>(av, as, bv, bs, reference)));
+  }
+}
+
+TYPED_TEST(ExprBroadcast, ColumnPlusRowGivesMatrix) {
+  using T = typename TypeParam::value_type;
+  auto add = [](const auto& a, const auto& b) { return a + b; };
+  check_broadcast<T>(this->device(), {3, 1}, {4}, {3, 4}, add, ref::add<T>);
+  check_broadcast<T>(this->device(), {4}, {3, 1}, {3, 4}, add, ref::add<T>);
+}
+
+TYPED_TEST(ExprBroadcast, ThreeDimsTimesTwoDims) {
+  using T = typename TypeParam::value_type;
+  auto mul = [](const auto& a, const auto& b) { return a * b; };
+  check_broadcast<T>(this->device(), {2, 1, 3}, {4, 1}, {2, 4, 3}, mul, ref::mul<T>);
+  check_broadcast<T>(this->device(), {4, 1}, {2, 1, 3}, {2, 4, 3}, mul, ref::mul<T>);
+  check_broadcast<T>(this->device(), {1, 3, 1, 2}, {2, 1, 5, 1}, {2, 3, 5, 2}, mul, ref::mul<T>);
+}
+
+TYPED_TEST(ExprBroadcast, ZeroDimTensorsBroadcastToAnyShape) {
+  using T = typename TypeParam::value_type;
+  auto div = [](const auto& a, const auto& b) { return a / b; };
+  auto lt = [](const auto& a, const auto& b) { return a < b; };
+  auto less = [](T x, T y) { return x < y; };
+  check_broadcast<T>(this->device(), {}, {2, 3}, {2, 3}, div, ref::div<T>);
+  check_broadcast<T>(this->device(), {2, 3}, {}, {2, 3}, div, ref::div<T>);
+  check_broadcast<T>(this->device(), {}, {}, {}, div, ref::div<T>);
+  check_broadcast<T>(this->device(), {}, {4, 1, 2}, {4, 1, 2}, lt, less);
+}
+
+TYPED_TEST(ExprBroadcast, EmptyDimensionsBroadcastToEmptyResults) {
+  using T = typename TypeParam::value_type;
+  auto maximum = [](const auto& a, const auto& b) { return ts::maximum(a, b); };
+  check_broadcast<T>(this->device(), {0, 3}, {3}, {0, 3}, maximum, ref::maximum<T>);
+  check_broadcast<T>(this->device(), {0}, {1}, {0}, maximum, ref::maximum<T>);
+  check_broadcast<T>(this->device(), {2, 1}, {0}, {2, 0}, maximum, ref::maximum<T>);
+  check_broadcast<T>(this->device(), {}, {0, 4}, {0, 4}, maximum, ref::maximum<T>);
+}
+
+TYPED_TEST(ExprBroadcast, WhereBroadcastsAllThreeOperands) {
+  using T = typename TypeParam::value_type;
+  std::mt19937_64 rng(21);
+  const auto cv = random_values<bool>(2, rng);
+  const auto xv = random_values<T>(3, rng);
+  const auto yv = random_values<T>(4, rng);
+  const auto c = ts::Tensor<bool>::from_vector(cv, {2, 1, 1}, this->device());
+  const auto x = ts::Tensor<T>::from_vector(xv, {3, 1}, this->device());
+  const auto y = ts::Tensor<T>::from_vector(yv, {4}, this->device());
+  std::vector<T> expected;
+  for (std::size_t i = 0; i < 2; ++i)
+    for (std::size_t j = 0; j < 3; ++j)
+      for (std::size_t k = 0; k < 4; ++k) expected.push_back(cv[i] ? xv[j] : yv[k]);
+  EXPECT_TRUE(tensor_matches(ts::eval(ts::where(c, x, y)), {2, 3, 4}, expected));
+}
+
+TYPED_TEST(ExprBroadcast, IncompatibleShapesAreShapeErrorNamingBoth) {
+  using T = typename TypeParam::value_type;
+  const auto dev = this->device();
+  const auto a = ts::Tensor<T>::zeros({2, 3}, dev);
+  const auto b = ts::Tensor<T>::zeros({3, 2}, dev);
+  const auto c = ts::Tensor<T>::zeros({4}, dev);
+  const auto m = ts::Tensor<bool>::zeros({5}, dev);
+  EXPECT_TRUE(throws_with<ts::ShapeError>([&] { ts::eval(a + b); }, {"add", "(2, 3)", "(3, 2)"}));
+  EXPECT_TRUE(throws_with<ts::ShapeError>([&] { ts::eval(a * c); }, {"mul", "(2, 3)", "(4,)"}));
+  EXPECT_TRUE(throws_with<ts::ShapeError>([&] { ts::eval(c < a); }, {"(4,)", "(2, 3)"}));
+  EXPECT_TRUE(throws_with<ts::ShapeError>([&] { ts::eval(ts::where(m, c, T(0))); },
+                                          {"where", "(5,)", "(4,)"}));
+  EXPECT_TRUE(throws_with<ts::ShapeError>([&] {
+    const ts::Tensor<T> r = a + (b + a);
+    (void)r;
+  }));
+  EXPECT_TRUE(throws_with<ts::ShapeError>([&] { (void)ts::sum(a + c); }));
+  // Empty against non-1 is still an error (NumPy: 0 vs 3).
+  const auto e = ts::Tensor<T>::zeros({0}, dev);
+  EXPECT_TRUE(throws_with<ts::ShapeError>([&] { ts::eval(e + a); }, {"(0,)", "(2, 3)"}));
+}
+
+// ---- type promotion -------------------------------------------------------------------------
+
+using I8 = std::int8_t;
+using U8 = std::uint8_t;
+using I16 = std::int16_t;
+using I32 = std::int32_t;
+using I64 = std::int64_t;
+
+template <class A, class B>
+using sum_type = value_t<decltype(std::declval<ts::Tensor<A>>() + std::declval<ts::Tensor<B>>())>;
+template <class A, class S>
+using scalar_product_type = value_t<decltype(std::declval<ts::Tensor<A>>() * std::declval<S>())>;
+
+TEST(ExprPromotion, TensorTypesPromoteLikePyTorch) {
+  static_assert(std::is_same_v<sum_type<I32, float>, float>);
+  static_assert(std::is_same_v<sum_type<float, I32>, float>);
+  static_assert(std::is_same_v<sum_type<U8, I8>, I16>);
+  static_assert(std::is_same_v<sum_type<I8, U8>, I16>);
+  static_assert(std::is_same_v<sum_type<U8, I16>, I16>);
+  static_assert(std::is_same_v<sum_type<bool, U8>, U8>);
+  static_assert(std::is_same_v<sum_type<bool, bool>, bool>);
+  static_assert(std::is_same_v<sum_type<I64, float>, float>);
+  static_assert(std::is_same_v<sum_type<float, double>, double>);
+  static_assert(std::is_same_v<sum_type<I16, I64>, I64>);
+  using Cmp = decltype(std::declval<ts::Tensor<U8>>() < std::declval<ts::Tensor<double>>());
+  static_assert(std::is_same_v<value_t<Cmp>, bool>);
+  using Min = decltype(ts::minimum(std::declval<ts::Tensor<I8>>(), std::declval<ts::Tensor<I16>>()));
+  static_assert(std::is_same_v<value_t<Min>, I16>);
+  using Where = decltype(ts::where(std::declval<ts::Tensor<bool>>(), std::declval<ts::Tensor<I8>>(),
+                                   std::declval<ts::Tensor<U8>>()));
+  static_assert(std::is_same_v<value_t<Where>, I16>);
+  using Sqrt = decltype(ts::sqrt(std::declval<ts::Tensor<I32>>()));
+  static_assert(std::is_same_v<value_t<Sqrt>, float>);
+  SUCCEED();
+}
+
+TEST(ExprPromotion, ScalarsAreWeakUnlessOfAHigherCategory) {
+  static_assert(std::is_same_v<scalar_product_type<float, double>, float>);
+  static_assert(std::is_same_v<scalar_product_type<I32, double>, double>);
+  static_assert(std::is_same_v<scalar_product_type<I32, float>, float>);
+  static_assert(std::is_same_v<scalar_product_type<I8, int>, I8>);
+  static_assert(std::is_same_v<scalar_product_type<U8, long>, U8>);
+  static_assert(std::is_same_v<scalar_product_type<I16, I64>, I16>);
+  static_assert(std::is_same_v<scalar_product_type<bool, int>, I32>);
+  static_assert(std::is_same_v<scalar_product_type<bool, bool>, bool>);
+  static_assert(std::is_same_v<scalar_product_type<double, float>, double>);
+  using Where = decltype(ts::where(std::declval<ts::Tensor<bool>>(),
+                                   std::declval<ts::Tensor<I32>>(), 0.5));
+  static_assert(std::is_same_v<value_t<Where>, double>);
+  SUCCEED();
+}
+
+class ExprPromotionValues : public tessera_test::OnEachDevice {};
+TESSERA_INSTANTIATE_ON_EACH_DEVICE(ExprPromotionValues);
+
+TEST_P(ExprPromotionValues, MixedOperandsComputeInTheCommonType) {
+  // uint8 + int8 in int16: 200 + 100 = 300, not a wrapped byte.
+  const auto u = ts::Tensor<U8>::from_vector({200, 255, 0}, device());
+  const auto i = ts::Tensor<I8>::from_vector({100, -128, -1}, device());
+  EXPECT_TRUE(tensor_matches(ts::eval(u + i), {3}, {I16{300}, I16{127}, I16{-1}}));
+  // int32 + float in float: 2^24 + 1 is not a float.
+  const auto big = ts::Tensor<I32>::from_vector({(1 << 24) + 1, 3}, device());
+  const auto zero = ts::Tensor<float>::zeros({2}, device());
+  EXPECT_TRUE(tensor_matches(ts::eval(big + zero), {2}, {16777216.0f, 3.0f}));
+  // Tensor<float> * 2.0 stays float; Tensor<int32> * 2.5 becomes double.
+  const auto f = ts::Tensor<float>::from_vector({0.1f, 3.0f}, device());
+  EXPECT_TRUE(tensor_matches(ts::eval(f * 2.0), {2}, {0.1f * 2.0f, 6.0f}));
+  EXPECT_TRUE(tensor_matches(ts::eval(big * 2.5), {2}, {16777217 * 2.5, 7.5}));
+  // Comparisons happen in the common type: int32 2 < 2.5 is true (not 2 < 2).
+  const auto two = ts::Tensor<I32>::from_vector({2, 3}, device());
+  EXPECT_TRUE(tensor_matches(ts::eval(two < 2.5), {2}, {true, false}));
+  // Weak integer scalars keep the tensor's type and wrap with it (int8 100 + 100 = -56).
+  const auto small = ts::Tensor<I8>::from_vector({100, -100}, device());
+  EXPECT_TRUE(tensor_matches(ts::eval(small + 100), {2}, {I8{-56}, I8{0}}));
+  // Broadcasting and promotion together.
+  const auto col = ts::Tensor<I64>::from_vector({1, 2}, {2, 1}, device());
+  const auto row = ts::Tensor<float>::from_vector({0.5f, 1.5f, 2.5f}, device());
+  EXPECT_TRUE(tensor_matches(ts::eval(col * row), {2, 3}, {0.5f, 1.5f, 2.5f, 1.0f, 3.0f, 5.0f}));
+}
+
+TEST_P(ExprPromotionValues, ConvertingConstructionIsExplicit) {
+  const auto a = ts::Tensor<I32>::from_vector({1, 2, 3}, device());
+  static_assert(!std::is_convertible_v<decltype(a + 1), ts::Tensor<float>>);
+  static_assert(std::is_convertible_v<decltype(a + 1), ts::Tensor<I32>>);
+  static_assert(std::is_constructible_v<ts::Tensor<float>, decltype(a + 1)>);
+  const ts::Tensor<float> f(a * 2);
+  EXPECT_TRUE(tensor_matches(f, {3}, {2.0f, 4.0f, 6.0f}));
+  const ts::Tensor<double> d(a);
+  EXPECT_TRUE(tensor_matches(d, {3}, {1.0, 2.0, 3.0}));
+  EXPECT_EQ(d.device(), device());
+}
