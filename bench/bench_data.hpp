@@ -48,8 +48,10 @@ template <class F>
 void register_case(const char* family, const char* peer, F fn) {
   for (const std::int64_t n : sizes()) {
     const std::string name = std::string(family) + "/" + peer;
-    benchmark::RegisterBenchmark(name.c_str(), fn)->Arg(n)->UseRealTime()->Unit(
-        benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(name.c_str(), fn)
+        ->Arg(n)
+        ->UseRealTime()
+        ->Unit(benchmark::kMicrosecond);
   }
 }
 

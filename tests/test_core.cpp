@@ -20,9 +20,7 @@ TEST(Device, CpuIsIndexZeroAndPrints) {
   EXPECT_FALSE(ts::Device::cpu() == ts::Device::cuda(0));
 }
 
-TEST(Device, NegativeCudaIndexIsValueError) {
-  EXPECT_THROW(ts::Device::cuda(-1), ts::ValueError);
-}
+TEST(Device, NegativeCudaIndexIsValueError) { EXPECT_THROW(ts::Device::cuda(-1), ts::ValueError); }
 
 TEST(Shape, BehavesLikeATuple) {
   ts::Shape s{2, 3};

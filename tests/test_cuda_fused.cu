@@ -12,8 +12,8 @@
 namespace ts = tessera;
 
 namespace {
-#define REQUIRE_GPU()                                                                   \
-  if (!ts::cuda_available()) {                                                          \
+#define REQUIRE_GPU()                                                                  \
+  if (!ts::cuda_available()) {                                                         \
     GTEST_SKIP() << "no CUDA device: tessera built without CUDA or no GPU is present"; \
   }
 

@@ -213,7 +213,7 @@ TEST_P(ExprLogic, AndOrNotFollowTruthTables) {
   EXPECT_TRUE(tensor_matches(ts::eval(a & b), {4}, {false, false, false, true}));
   EXPECT_TRUE(tensor_matches(ts::eval(a | b), {4}, {false, true, true, true}));
   EXPECT_TRUE(tensor_matches(ts::eval(!a), {4}, {true, true, false, false}));
-  EXPECT_TRUE(tensor_matches(ts::eval(!(a & b) | (a & !b)), {4}, {true, true, true, false}));
+  EXPECT_TRUE(tensor_matches(ts::eval((!(a & b)) | (a & !b)), {4}, {true, true, true, false}));
   EXPECT_TRUE(tensor_matches(ts::eval(a & true), {4}, {false, false, true, true}));
   EXPECT_TRUE(tensor_matches(ts::eval(false | b), {4}, {false, true, false, true}));
   // Composed with comparisons, over a strided operand.

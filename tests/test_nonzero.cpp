@@ -164,8 +164,7 @@ TEST(Nonzero, NegativeStaticSizeIsValueError) {
 }
 
 class NonzeroDevices : public tessera_test::OnEachDevice {};
-INSTANTIATE_TEST_SUITE_P(Devices, NonzeroDevices,
-                         ::testing::ValuesIn(tessera_test::all_devices()),
+INSTANTIATE_TEST_SUITE_P(Devices, NonzeroDevices, ::testing::ValuesIn(tessera_test::all_devices()),
                          [](const auto& info) { return info.param.is_cpu() ? "cpu" : "cuda0"; });
 
 TEST_P(NonzeroDevices, ExpressionsMatchReferenceOverRandomShapesAndLayouts) {

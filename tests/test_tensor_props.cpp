@@ -169,7 +169,7 @@ TYPED_TEST(TensorProperties, AssignmentIntoRandomViewsWritesExactlyTheView) {
     EXPECT_TRUE(tensor_matches(view, out, expected));
     auto base = dst.base.to_vector();
     for (std::size_t k = 0; k < dst.positions.size(); ++k) {
-      EXPECT_TRUE(tessera_test::same_value(base[static_cast<std::size_t>(dst.positions[k])], expected[k]));
+      EXPECT_TRUE(tessera_test::same_value<T>(base[static_cast<std::size_t>(dst.positions[k])], expected[k]));
       base[static_cast<std::size_t>(dst.positions[k])] = sentinel;
     }
     EXPECT_TRUE(values_match(base, std::vector<T>(base.size(), sentinel)));

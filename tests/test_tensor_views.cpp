@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <type_traits>
 #include <vector>
@@ -228,6 +229,8 @@ TYPED_TEST(TensorViews, ReshapeToTheWrongSizeIsShapeError) {
   EXPECT_TRUE(throws_with<ts::ShapeError>([&] { a.reshape({-1, -1}); }));
   EXPECT_TRUE(throws_with<ts::ShapeError>([&] { a.reshape({-2, -12}); }));
   EXPECT_TRUE(throws_with<ts::ShapeError>([&] { a.transpose(0, 2).reshape({7}); }));
+  EXPECT_TRUE(throws_with<ts::ShapeError>(
+      [&] { a.reshape({1, 1, 1, 1, 1, 1, 1, 2, 3, 4}); }));  // more than kMaxDims = 8
   const auto empty = ts::Tensor<T>::zeros({0, 3}, this->device());
   EXPECT_TRUE(throws_with<ts::ShapeError>([&] { empty.reshape({-1, 0}); }));  // ambiguous
 }
@@ -258,6 +261,25 @@ TYPED_TEST(TensorViews, SliceWithNegativeBoundsClamps) {
     }
     EXPECT_TRUE(tensor_matches(s.view.slice(1, 2), {rows, cols - 2},
                                pick(values, rows, cols, 1, ref_slice(cols, 2, cols, 1))));
+  }
+}
+
+TYPED_TEST(TensorViews, SliceWithAHugeStepTakesOnlyTheFirstElement) {
+  using T = typename TypeParam::value_type;
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+  const auto values = iota_values<T>(40);
+  for (const auto& s : all_layouts(values, {8, 5}, this->device())) {
+    SCOPED_TRACE(s.name);
+    // Python: list(range(8))[2::sys.maxsize] == [2]; torch agrees.
+    const auto rows = s.view.slice(0, 2, kMax, kMax);
+    EXPECT_TRUE(tensor_matches(rows, {1, 5}, pick(values, 8, 5, 0, {2})));
+    const auto cols = s.view.slice(1, kMin, kMax, kMax);
+    EXPECT_TRUE(tensor_matches(cols, {8, 1}, pick(values, 8, 5, 1, {0})));
+    EXPECT_TRUE(tensor_matches(s.view.slice(-1, kMin, kMax), {8, 5}, values));
+    EXPECT_TRUE(tensor_matches(s.view.slice(0, kMin, kMin), {0, 5}, {}));
+    EXPECT_TRUE(tensor_matches(s.view.slice(1, 3, kMax, kMax / 2), {8, 1},
+                               pick(values, 8, 5, 1, {3})));
   }
 }
 

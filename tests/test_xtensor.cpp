@@ -80,8 +80,7 @@ TEST(Xtensor, FromXtensorEvaluatesExpressionsAndViews) {
   EXPECT_EQ(doubled.to_vector(), (std::vector<float>{3, 5, 7, 9, 11, 13}));
   // A strided column view, a row view and a transpose (column-major strides).
   EXPECT_EQ(ts::from_xtensor(xt::view(x, xt::all(), 1)).to_vector(), (std::vector<float>{2, 5}));
-  EXPECT_EQ(ts::from_xtensor(xt::view(x, 1, xt::all())).to_vector(),
-            (std::vector<float>{4, 5, 6}));
+  EXPECT_EQ(ts::from_xtensor(xt::view(x, 1, xt::all())).to_vector(), (std::vector<float>{4, 5, 6}));
   const auto xt_t = ts::from_xtensor(xt::transpose(x));
   EXPECT_EQ(xt_t.shape(), (ts::Shape{3, 2}));
   EXPECT_EQ(xt_t.to_vector(), (std::vector<float>{1, 4, 2, 5, 3, 6}));
@@ -143,8 +142,7 @@ TEST(Xtensor, CudaTensorHasNoZeroCopyViewButCopies) {
   if (!ts::cuda_available()) GTEST_SKIP() << "no CUDA device: skipped the CUDA round trip";
   const auto g = iota<float>({2, 3}).to(ts::Device::cuda());
   EXPECT_THROW(ts::as_xtensor(g), ts::DeviceError);
-  EXPECT_EQ(xt_values<float>(ts::to_xtensor(g.transpose(0, 1))),
-            g.transpose(0, 1).to_vector());
+  EXPECT_EQ(xt_values<float>(ts::to_xtensor(g.transpose(0, 1))), g.transpose(0, 1).to_vector());
   const xt::xarray<int64_t> x = {{1, 2}, {3, 4}};
   const auto back = ts::from_xtensor(x, ts::Device::cuda());
   EXPECT_TRUE(back.device().is_cuda());

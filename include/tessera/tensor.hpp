@@ -18,6 +18,16 @@
 
 namespace tessera {
 
+namespace detail {
+inline namespace TESSERA_EVAL_NS {
+// Defined in expr/evaluate.hpp.
+template <class T, class E>
+Tensor<T> materialize(const E& expression);
+template <class T, class E>
+void assign_expression(Tensor<T>& destination, const E& expression);
+}  // namespace TESSERA_EVAL_NS
+}  // namespace detail
+
 /// An n-d array of T (one of the eight dtypes) on the CPU or a CUDA GPU.
 ///
 /// Copies are cheap and share memory (like PyTorch); `clone()` copies the elements. Views
@@ -47,15 +57,18 @@ class Tensor : public Expr<Tensor<T>> {
   /// Evaluates an expression into a new tensor (one fused pass on the expression's device).
   /// Implicit when the expression's element type is T, explicit when it converts.
   template <Expression E, class Abi = detail::EvalAbi>
-    requires(!std::is_same_v<std::remove_cvref_t<E>, Tensor>)
-  explicit(!std::is_same_v<typename E::value_type, T>) Tensor(const E& expression);
+  requires(!std::is_same_v<std::remove_cvref_t<E>, Tensor>) explicit(
+      !std::is_same_v<typename E::value_type, T>) Tensor(const E& expression)
+      : Tensor(detail::materialize<T>(expression)) {}
 
   /// Writes an expression into this tensor's elements when the shapes match (other views of
   /// the memory see the result), otherwise rebinds to new memory of the expression's shape.
   /// Safe when the expression reads this tensor (`a = a.transpose(0, 1) + a`).
   template <Expression E, class Abi = detail::EvalAbi>
-    requires(!std::is_same_v<std::remove_cvref_t<E>, Tensor>)
-  Tensor& operator=(const E& expression);
+  requires(!std::is_same_v<std::remove_cvref_t<E>, Tensor>) Tensor& operator=(const E& expression) {
+    detail::assign_expression(*this, expression);
+    return *this;
+  }
 
   /// @name Factories (each takes an optional Device, CPU by default)
   /// @{
@@ -141,8 +154,6 @@ class Tensor : public Expr<Tensor<T>> {
   template <class U>
   friend class Tensor;
   Tensor(Storage storage, Shape shape, Shape strides, std::int64_t offset);
-  template <class E>
-  void assign_(const E& expression);
 
   Storage storage_;
   Shape shape_;
@@ -154,7 +165,7 @@ class Tensor : public Expr<Tensor<T>> {
 template <class T>
 class NestedList {
  public:
-  NestedList(T value) : value_(value), leaf_(true) {}  // NOLINT(google-explicit-constructor)
+  NestedList(T value) : value_(value), leaf_(true) {}     // NOLINT(google-explicit-constructor)
   NestedList(std::initializer_list<NestedList> children)  // NOLINT(google-explicit-constructor)
       : children_(children) {}
   bool is_leaf() const noexcept { return leaf_; }
@@ -181,4 +192,3 @@ Tensor<T> tensor(T value, Device device = Device::cpu()) {
 }  // namespace tessera
 
 #include "tessera/expr/evaluate.hpp"  // defines the expression constructor and assignment
-

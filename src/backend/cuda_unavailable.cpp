@@ -4,15 +4,16 @@
 
 #include "tessera/core/cuda_runtime.hpp"
 #include "tessera/core/error.hpp"
-#include "tessera/tensor.hpp"  // first: defines Tensor, then the expression machinery
 #include "tessera/ops/nonzero.hpp"
+#include "tessera/tensor.hpp"  // first: defines Tensor, then the expression machinery
 
 namespace tessera::detail {
 
 namespace {
 [[noreturn]] void unavailable(const char* what) {
-  raise<DeviceError>(what, "tessera was built without its CUDA backend (TESSERA_CUDA=OFF or no "
-                           "CUDA compiler found)");
+  raise<DeviceError>(what,
+                     "tessera was built without its CUDA backend (TESSERA_CUDA=OFF or no "
+                     "CUDA compiler found)");
 }
 }  // namespace
 
@@ -22,9 +23,7 @@ void* allocate(std::size_t, int) { unavailable("Storage::allocate"); }
 void deallocate(void*, int) noexcept {}
 void copy_to_host(void*, const void*, std::size_t, int) { unavailable("copy to host"); }
 void copy_from_host(void*, const void*, std::size_t, int) { unavailable("copy to device"); }
-void copy_device(void*, int, const void*, int, std::size_t) {
-  unavailable("copy between devices");
-}
+void copy_device(void*, int, const void*, int, std::size_t) { unavailable("copy between devices"); }
 void synchronize(int) { unavailable("synchronize"); }
 }  // namespace cuda
 
@@ -38,8 +37,7 @@ void map_binary(int, BinaryOpId, const Operand<T>&, const Operand<T>&, const Ten
   unavailable("map_binary");
 }
 template <class T>
-void map_compare(int, CompareOpId, const Operand<T>&, const Operand<T>&,
-                 const TensorView<bool>&) {
+void map_compare(int, CompareOpId, const Operand<T>&, const Operand<T>&, const TensorView<bool>&) {
   unavailable("map_compare");
 }
 template <class T>
@@ -82,8 +80,8 @@ template <class T>
 void nonzero_write(int, const TensorView<T>&, const TensorView<std::int64_t>&, std::int64_t) {
   unavailable("nonzero");
 }
-#define TESSERA_INSTANTIATE_NONZERO(T)                                                   \
-  template std::int64_t count_nonzero<T>(int, const TensorView<T>&);                     \
+#define TESSERA_INSTANTIATE_NONZERO(T)                                                       \
+  template std::int64_t count_nonzero<T>(int, const TensorView<T>&);                         \
   template void nonzero_write<T>(int, const TensorView<T>&, const TensorView<std::int64_t>&, \
                                  std::int64_t);
 TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_NONZERO)

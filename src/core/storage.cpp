@@ -1,5 +1,6 @@
 #include "tessera/core/storage.hpp"
 
+#include <atomic>
 #include <cstdlib>
 #include <new>
 
@@ -10,6 +11,30 @@ namespace tessera {
 
 namespace {
 constexpr std::size_t kHostAlignment = 64;
+// Statistics for the host and the first few GPUs; allocations beyond are not tracked.
+constexpr int kTrackedDevices = 17;
+
+struct Counters {
+  std::atomic<std::size_t> current{0};
+  std::atomic<std::size_t> peak{0};
+};
+
+Counters& counters(Device device) {
+  static Counters table[kTrackedDevices];
+  const int slot = device.is_cpu() ? 0 : 1 + device.index();
+  static Counters untracked;
+  return slot < kTrackedDevices ? table[slot] : untracked;
+}
+
+void record_allocation(Device device, std::size_t nbytes) {
+  auto& c = counters(device);
+  const std::size_t now = c.current.fetch_add(nbytes) + nbytes;
+  std::size_t peak = c.peak.load();
+  while (now > peak && !c.peak.compare_exchange_weak(peak, now)) {
+  }
+}
+
+void record_release(Device device, std::size_t nbytes) { counters(device).current -= nbytes; }
 
 std::shared_ptr<void> allocate_host(std::size_t nbytes) {
   // aligned_alloc wants a multiple of the alignment; a zero-byte tensor still gets a real
@@ -17,25 +42,42 @@ std::shared_ptr<void> allocate_host(std::size_t nbytes) {
   const std::size_t rounded = ((nbytes + kHostAlignment - 1) / kHostAlignment) * kHostAlignment;
   void* p = std::aligned_alloc(kHostAlignment, rounded == 0 ? kHostAlignment : rounded);
   if (p == nullptr) {
-    detail::raise<Error>("Storage::allocate", "out of host memory allocating ", nbytes,
-                         " bytes");
+    detail::raise<Error>("Storage::allocate", "out of host memory allocating ", nbytes, " bytes");
   }
-  return std::shared_ptr<void>(p, [](void* q) { std::free(q); });
+  record_allocation(Device::cpu(), nbytes);
+  return std::shared_ptr<void>(p, [nbytes](void* q) {
+    std::free(q);
+    record_release(Device::cpu(), nbytes);
+  });
 }
 
 std::shared_ptr<void> allocate_cuda(std::size_t nbytes, int index) {
   if (detail::cuda::device_count() <= index) {
-    detail::raise<DeviceError>(
-        "Storage::allocate", "cuda:", index, " is not available (",
-        detail::cuda::device_count(), " usable GPUs",
-        detail::cuda::device_count() == 0 ? "; tessera was built without CUDA or no GPU is present"
-                                          : "",
-        ")");
+    detail::raise<DeviceError>("Storage::allocate", "cuda:", index, " is not available (",
+                               detail::cuda::device_count(), " usable GPUs",
+                               detail::cuda::device_count() == 0
+                                   ? "; tessera was built without CUDA or no GPU is present"
+                                   : "",
+                               ")");
   }
   void* p = detail::cuda::allocate(nbytes == 0 ? 1 : nbytes, index);
-  return std::shared_ptr<void>(p, [index](void* q) { detail::cuda::deallocate(q, index); });
+  record_allocation(Device::cuda(index), nbytes);
+  return std::shared_ptr<void>(p, [index, nbytes](void* q) {
+    detail::cuda::deallocate(q, index);
+    record_release(Device::cuda(index), nbytes);
+  });
 }
 }  // namespace
+
+MemoryStats memory_stats(Device device) {
+  const auto& c = counters(device);
+  return {c.current.load(), c.peak.load()};
+}
+
+void reset_peak_memory_stats(Device device) {
+  auto& c = counters(device);
+  c.peak = c.current.load();
+}
 
 Storage Storage::allocate(std::size_t nbytes, Device device) {
   if (device.is_cpu()) return Storage(allocate_host(nbytes), nbytes, device);

@@ -30,8 +30,8 @@ std::int64_t wrap_dim(const char* op, std::int64_t d, std::int64_t ndim) {
   const std::int64_t lo = ndim == 0 ? -1 : -ndim;
   const std::int64_t hi = ndim == 0 ? 0 : ndim - 1;
   if (d < lo || d > hi) {
-    detail::raise<IndexError>(op, "dimension out of range (expected to be in range of [", lo,
-                              ", ", hi, "], but got ", d, ")");
+    detail::raise<IndexError>(op, "dimension out of range (expected to be in range of [", lo, ", ",
+                              hi, "], but got ", d, ")");
   }
   return d < 0 ? d + std::max<std::int64_t>(ndim, 1) : d;
 }
@@ -129,8 +129,8 @@ Tensor<T> Tensor<T>::arange(T start, T stop, T step, Device device) {
   std::int64_t n = 0;
   if constexpr (std::is_floating_point_v<T>) {
     if (!std::isfinite(start) || !std::isfinite(stop) || !std::isfinite(step)) {
-      detail::raise<ValueError>("arange", "start, stop and step must be finite, got ", start,
-                                ", ", stop, ", ", step);
+      detail::raise<ValueError>("arange", "start, stop and step must be finite, got ", start, ", ",
+                                stop, ", ", step);
     }
   }
   if (step == T(0)) detail::raise<ValueError>("arange", "step must be nonzero");
@@ -150,9 +150,9 @@ Tensor<T> Tensor<T>::arange(T start, T stop, T step, Device device) {
     if (up ? stop > start : stop < start) {
       const auto diff = up ? static_cast<std::uint64_t>(stop) - static_cast<std::uint64_t>(start)
                            : static_cast<std::uint64_t>(start) - static_cast<std::uint64_t>(stop);
-      const auto magnitude = up ? static_cast<std::uint64_t>(step)
-                                : std::uint64_t{0} - static_cast<std::uint64_t>(
-                                                         static_cast<std::int64_t>(step));
+      const auto magnitude =
+          up ? static_cast<std::uint64_t>(step)
+             : std::uint64_t{0} - static_cast<std::uint64_t>(static_cast<std::int64_t>(step));
       n = static_cast<std::int64_t>(diff / magnitude + (diff % magnitude != 0));
     }
   }
@@ -160,9 +160,9 @@ Tensor<T> Tensor<T>::arange(T start, T stop, T step, Device device) {
   if (n == 0) return out;
   if (device.is_cpu()) {
     using K = ArangeKernel<T>;
-    detail::HostExecutor::run(out.view(), K{static_cast<typename K::acc_type>(start),
-                                            static_cast<typename K::acc_type>(step)},
-                              true);
+    detail::HostExecutor::run(
+        out.view(),
+        K{static_cast<typename K::acc_type>(start), static_cast<typename K::acc_type>(step)}, true);
   } else {
     detail::cuda_nodes::arange<T>(device.index(), start, step, out.view());
   }
@@ -175,8 +175,7 @@ Tensor<T> Tensor<T>::arange(T stop, Device device) {
 }
 
 template <class T>
-Tensor<T> Tensor<T>::from_vector(const std::vector<T>& values, const Shape& shape,
-                                 Device device) {
+Tensor<T> Tensor<T>::from_vector(const std::vector<T>& values, const Shape& shape, Device device) {
   check_shape("from_vector", shape, sizeof(T));
   if (static_cast<std::int64_t>(values.size()) != shape.numel()) {
     detail::raise<ShapeError>("from_vector", "shape ", shape, " needs ", shape.numel(),
@@ -242,8 +241,8 @@ Tensor<T> Tensor<T>::to(Device device) const {
   } else if (source.device().is_cpu()) {
     detail::cuda::copy_from_host(out.data(), source.data(), nbytes, device.index());
   } else {
-    detail::cuda::copy_device(out.data(), device.index(), source.data(),
-                              source.device().index(), nbytes);
+    detail::cuda::copy_device(out.data(), device.index(), source.data(), source.device().index(),
+                              nbytes);
   }
   return out;
 }
@@ -279,8 +278,8 @@ T Tensor<T>::item() const {
 template <class T>
 T Tensor<T>::at(const std::vector<std::int64_t>& index) const {
   if (static_cast<std::int64_t>(index.size()) != dim()) {
-    detail::raise<IndexError>("at", "expected ", dim(), " indices for a tensor of shape ",
-                              shape_, ", got ", index.size());
+    detail::raise<IndexError>("at", "expected ", dim(), " indices for a tensor of shape ", shape_,
+                              ", got ", index.size());
   }
   std::int64_t offset = 0;
   for (std::size_t d = 0; d < index.size(); ++d) {
@@ -353,11 +352,14 @@ Tensor<T> Tensor<T>::slice(std::int64_t dim, std::int64_t start, std::int64_t st
   };
   start = clamp(start);
   stop = clamp(stop);
-  const std::int64_t length = stop > start ? (stop - start + step - 1) / step : 0;
+  // Written so that no intermediate overflows, even for step = INT64_MAX.
+  const std::int64_t length = stop > start ? (stop - start - 1) / step + 1 : 0;
   Shape shape = shape_;
   Shape strides = strides_;
   shape[d] = length;
-  strides[d] = strides_[d] * step;
+  // With two or more elements step < n, so the new stride stays inside the storage; with one
+  // or none the stride is never used and stride * step might not fit.
+  strides[d] = length > 1 ? strides_[d] * step : strides_[d];
   return Tensor(storage_, shape, strides, offset_ + (length > 0 ? start * strides_[d] : 0));
 }
 
@@ -409,8 +411,8 @@ void nested_extents(const NestedList<T>& list, std::size_t depth, std::vector<st
   if (depth == dims.size()) {
     dims.push_back(n);
   } else if (dims[depth] != n) {
-    detail::raise<ShapeError>("tensor", "expected sequence of length ", dims[depth],
-                              " at dim ", depth, " (got ", n, ")");
+    detail::raise<ShapeError>("tensor", "expected sequence of length ", dims[depth], " at dim ",
+                              depth, " (got ", n, ")");
   }
   if (leaf_depth_known && depth >= leaf_depth) {
     detail::raise<ShapeError>("tensor", "mixed scalars and sequences at depth ", depth);
@@ -447,9 +449,9 @@ Tensor<T> tensor(std::initializer_list<NestedList<T>> values, Device device) {
 }
 
 #define TESSERA_INSTANTIATE_CAST(T, U) template Tensor<U> Tensor<T>::cast<U>() const;
-#define TESSERA_INSTANTIATE_TENSOR(T)                                              \
-  template class Tensor<T>;                                                        \
-  template Tensor<T> tensor<T>(std::initializer_list<NestedList<T>>, Device);      \
+#define TESSERA_INSTANTIATE_TENSOR(T)                                         \
+  template class Tensor<T>;                                                   \
+  template Tensor<T> tensor<T>(std::initializer_list<NestedList<T>>, Device); \
   TESSERA_FOR_EACH_DTYPE_WITH(TESSERA_INSTANTIATE_CAST, T)
 TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_TENSOR)
 

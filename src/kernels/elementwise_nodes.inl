@@ -4,10 +4,10 @@
 
 #include <type_traits>
 
-#include "tessera/tensor.hpp"  // first: Tensor, then the expression machinery
 #include "tessera/expr/cuda_nodes.hpp"
 #include "tessera/expr/functors.hpp"
 #include "tessera/expr/reduce.hpp"
+#include "tessera/tensor.hpp"  // first: Tensor, then the expression machinery
 
 namespace tessera::detail::cuda_nodes {
 
@@ -115,8 +115,8 @@ void run_compare(const Executor& ex, CompareOpId id, const Operand<T>& a, const 
 }
 
 template <class Executor, class T>
-void run_where(const Executor& ex, const Operand<bool>& c, const Operand<T>& a,
-               const Operand<T>& b, const TensorView<T>& out) {
+void run_where(const Executor& ex, const Operand<bool>& c, const Operand<T>& a, const Operand<T>& b,
+               const TensorView<T>& out) {
   ex.run(out, WhereNodeKernel<T>{{c}, {a}, {b}},
          out.is_contiguous() && reads_linearly(c, out) && reads_linearly(a, out) &&
              reads_linearly(b, out));

@@ -14,9 +14,9 @@
 /// Expands X(a, type) once per element type, passing `a` along; nest it inside
 /// TESSERA_FOR_EACH_DTYPE to visit every pair of types. (A macro cannot expand itself, hence
 /// this second spelling of the same list, kept right here.)
-#define TESSERA_FOR_EACH_DTYPE_WITH(X, a)                                                  \
-  X(a, bool) X(a, uint8_t) X(a, int8_t) X(a, int16_t) X(a, int32_t) X(a, int64_t) X(a, float) \
-  X(a, double)
+#define TESSERA_FOR_EACH_DTYPE_WITH(X, a) \
+  X(a, bool)                              \
+  X(a, uint8_t) X(a, int8_t) X(a, int16_t) X(a, int32_t) X(a, int64_t) X(a, float) X(a, double)
 
 /// Expands X(type) for the element types that are numbers (every dtype but bool).
 #define TESSERA_FOR_EACH_NUMERIC_DTYPE(X) \
@@ -33,11 +33,11 @@ enum class DType : std::uint8_t { Bool, UInt8, Int8, Int16, Int32, Int64, Float3
 namespace detail {
 template <class T>
 struct dtype_of;
-#define TESSERA_DTYPE_OF(T, TAG, NAME)                  \
-  template <>                                           \
-  struct dtype_of<T> {                                  \
-    static constexpr DType value = DType::TAG;          \
-    static constexpr std::string_view name = NAME;      \
+#define TESSERA_DTYPE_OF(T, TAG, NAME)             \
+  template <>                                      \
+  struct dtype_of<T> {                             \
+    static constexpr DType value = DType::TAG;     \
+    static constexpr std::string_view name = NAME; \
   };
 TESSERA_DTYPE_OF(bool, Bool, "bool")
 TESSERA_DTYPE_OF(std::uint8_t, UInt8, "uint8")
@@ -77,7 +77,9 @@ constexpr std::string_view dtype_name(DType d) {
 namespace detail {
 // PyTorch's category order: bool < integral < floating.
 template <class T>
-inline constexpr int category = std::is_same_v<T, bool> ? 0 : std::is_floating_point_v<T> ? 2 : 1;
+inline constexpr int category = std::is_same_v<T, bool>       ? 0
+                                : std::is_floating_point_v<T> ? 2
+                                                              : 1;
 
 template <class A, class B>
 struct promote_impl {
@@ -90,9 +92,9 @@ struct promote_impl {
   }();
   using larger = std::conditional_t<a_wins, A, B>;
   // uint8 is the only unsigned type: mixed with int8 it needs int16 (PyTorch's rule).
-  static constexpr bool mixed_sign_bytes =
-      category<A> == 1 && category<B> == 1 &&
-      std::is_signed_v<A> != std::is_signed_v<B> && sizeof(larger) == 1;
+  static constexpr bool mixed_sign_bytes = category<A> == 1 && category<B> == 1 &&
+                                           std::is_signed_v<A> != std::is_signed_v<B> &&
+                                           sizeof(larger) == 1;
   using type = std::conditional_t<mixed_sign_bytes, std::int16_t, larger>;
 };
 
@@ -100,10 +102,10 @@ struct promote_impl {
 template <class S>
 using scalar_dtype_t = std::conditional_t<
     std::is_same_v<S, bool>, bool,
-    std::conditional_t<std::is_floating_point_v<S>,
-                       std::conditional_t<(sizeof(S) <= sizeof(float)), float, double>,
-                       std::conditional_t<(std::is_signed_v<S> && sizeof(S) <= 4), std::int32_t,
-                                          std::int64_t>>>;
+    std::conditional_t<
+        std::is_floating_point_v<S>,
+        std::conditional_t<(sizeof(S) <= sizeof(float)), float, double>,
+        std::conditional_t<(std::is_signed_v<S> && sizeof(S) <= 4), std::int32_t, std::int64_t>>>;
 }  // namespace detail
 
 /// The common type of two element types under PyTorch's promotion rules

@@ -33,4 +33,17 @@ class Storage {
   Device device_ = Device::cpu();
 };
 
+/// Bytes of tensor memory tessera holds on one device.
+struct MemoryStats {
+  std::size_t current_bytes = 0;  ///< allocated now
+  std::size_t peak_bytes = 0;     ///< most allocated at once since the last reset
+};
+
+/// Tensor memory held on `device` (as `torch.cuda.memory_allocated` / `max_memory_allocated`,
+/// for the host too). Counts what Storage allocates, not allocator overheads.
+MemoryStats memory_stats(Device device);
+
+/// Restarts peak tracking on `device` from the current allocation.
+void reset_peak_memory_stats(Device device);
+
 }  // namespace tessera

@@ -10,9 +10,9 @@
 
 #include <cstdint>
 
-#include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/tabulate_output_iterator.h>
+#include <cub/device/device_select.cuh>
 
 #include "tessera/expr/cuda_executor.cuh"
 #include "tessera/expr/reduce.hpp"
@@ -36,9 +36,7 @@ template <class K>
 struct NonzeroCountInput {
   using value_type = std::int64_t;
   NonzeroFlag<K> flag;
-  __device__ std::int64_t at(const std::int64_t* index) const {
-    return flag.k.at(index) != 0;
-  }
+  __device__ std::int64_t at(const std::int64_t* index) const { return flag.k.at(index) != 0; }
   __device__ std::int64_t linear(std::int64_t i) const { return flag.k.linear(i) != 0; }
 };
 
@@ -60,8 +58,7 @@ struct NonzeroRowWriter {
 template <class K>
 std::int64_t nonzero_count_cuda(int device, const K& k, const Extents& extents, bool linear) {
   return CudaExecutor{device}.reduce<std::int64_t>(
-      extents, NonzeroCountInput<K>{{k, extents, linear}}, linear, std::int64_t{0},
-      PlusCombine{});
+      extents, NonzeroCountInput<K>{{k, extents, linear}}, linear, std::int64_t{0}, PlusCombine{});
 }
 
 /// Queues the compaction on the device's stream; does not wait for it.
@@ -84,9 +81,9 @@ void nonzero_write_cuda(int device, const K& k, const Extents& extents, bool lin
   void* scratch = nullptr;
   check_cuda(cudaMallocAsync(&scratch, kScratchOffset + scratch_bytes, cudaStreamLegacy),
              "nonzero scratch allocation");
-  const cudaError_t status = cub::DeviceSelect::If(
-      static_cast<char*>(scratch) + kScratchOffset, scratch_bytes, positions, rows,
-      static_cast<std::int64_t*>(scratch), n, flag, cudaStreamLegacy);
+  const cudaError_t status =
+      cub::DeviceSelect::If(static_cast<char*>(scratch) + kScratchOffset, scratch_bytes, positions,
+                            rows, static_cast<std::int64_t*>(scratch), n, flag, cudaStreamLegacy);
   cudaFreeAsync(scratch, cudaStreamLegacy);
   check_cuda(status, "nonzero compaction");
 }

@@ -62,6 +62,10 @@ NonzeroPlan nonzero_plan_host(const K& k, const Extents& extents, bool linear) {
 
 /// Pass 2: block b writes the multi-indices of its nonzeros at rows offsets[b]...; rows at or
 /// beyond `row_limit` are skipped (nonzero_static). `out` is (rows, ndim) with any strides.
+///
+/// The block is walked one innermost-dimension run at a time, so the outer indices are fixed
+/// within a run. Dense blocks write every element's index unconditionally and advance the row
+/// only past nonzeros (no data-dependent branch); sparse blocks branch, which predicts well.
 template <class K>
 void nonzero_write_host(const K& k, const Extents& extents, bool linear, const NonzeroPlan& plan,
                         const TensorView<std::int64_t>& out, std::int64_t row_limit) {
@@ -70,24 +74,49 @@ void nonzero_write_host(const K& k, const Extents& extents, bool linear, const N
   const std::int64_t* offsets = plan.offsets.data();
   const std::int64_t block = plan.block;
   const int ndim = extents.ndim;
-  const std::int64_t row_stride = out.ndim > 0 ? out.strides[0] : 0;
+  if (ndim == 0) return;  // a 0-d input's rows have no columns to write
+  const int last = ndim - 1;
+  const std::int64_t inner = extents.shape[last];
+  const std::int64_t row_stride = out.strides[0];
   const std::int64_t col_stride = out.ndim > 1 ? out.strides[1] : 0;
   std::int64_t* const data = out.data;
   host_parallel_for(blocks, [&](std::int64_t b) {
     std::int64_t row = offsets[b];
-    // Write every element's index unconditionally and advance only past nonzeros: no
-    // data-dependent branch. Once the block's rows are all written, only zeros remain.
     const std::int64_t row_end = std::min(offsets[b + 1], row_limit);
     if (row >= row_end) return;
+    // Dense enough that a branch per element would mispredict often.
+    const bool dense = (offsets[b + 1] - offsets[b]) * 16 > block;
     const std::int64_t begin = b * block;
     const std::int64_t end = std::min(n, begin + block);
     std::int64_t index[kMaxDims] = {};
     extents.unravel(begin, index);
-    for (std::int64_t i = begin; i < end && row < row_end; ++i) {
-      const bool nonzero = (linear ? k.linear(i) : k.at(index)) != 0;
-      std::int64_t* dst = data + row * row_stride;
-      for (int d = 0; d < ndim; ++d) dst[d * col_stride] = index[d];
-      row += nonzero;
+    std::int64_t i = begin;
+    while (i < end && row < row_end) {
+      const std::int64_t run_end = std::min(end, i + (inner - index[last]));
+      std::int64_t j = index[last];
+      auto value = [&](std::int64_t position, std::int64_t column) {
+        if (linear) return k.linear(position) != 0;
+        index[last] = column;
+        return k.at(index) != 0;
+      };
+      auto write = [&](std::int64_t r, std::int64_t column) {
+        std::int64_t* dst = data + r * row_stride;
+        for (int d = 0; d < last; ++d) dst[d * col_stride] = index[d];
+        dst[last * col_stride] = column;
+      };
+      if (dense) {
+        for (; i < run_end && row < row_end; ++i, ++j) {
+          const bool nonzero = value(i, j);
+          write(row, j);
+          row += nonzero;
+        }
+      } else {
+        for (; i < run_end && row < row_end; ++i, ++j) {
+          if (value(i, j)) write(row++, j);
+        }
+      }
+      // Next run: the innermost index wraps, the outer ones carry.
+      index[last] = inner - 1;
       extents.increment(index);
     }
   });

@@ -50,8 +50,8 @@ inline constexpr int kCudaThreads = 256;
 inline constexpr std::int64_t kCudaMaxBlocks = 65536;
 
 inline int cuda_blocks(std::int64_t n) {
-  return static_cast<int>(std::min<std::int64_t>((n + kCudaThreads - 1) / kCudaThreads,
-                                                 kCudaMaxBlocks));
+  return static_cast<int>(
+      std::min<std::int64_t>((n + kCudaThreads - 1) / kCudaThreads, kCudaMaxBlocks));
 }
 
 /// out[i] = Out(k(i)); `linear` selects the contiguous fast path (uniform branch).
@@ -152,8 +152,8 @@ struct CudaExecutor {
                                                                      combine);
     Acc result = init;
     const cudaError_t launched = cudaGetLastError();
-    const cudaError_t copied = cudaMemcpyAsync(&result, partials, sizeof(Acc),
-                                               cudaMemcpyDeviceToHost, cudaStreamLegacy);
+    const cudaError_t copied =
+        cudaMemcpyAsync(&result, partials, sizeof(Acc), cudaMemcpyDeviceToHost, cudaStreamLegacy);
     cudaFreeAsync(partials, cudaStreamLegacy);
     check_cuda(launched, "tessera reduction kernel launch");
     check_cuda(copied, "reduction result copy");

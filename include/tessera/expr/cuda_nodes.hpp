@@ -139,7 +139,8 @@ Value<V> evaluate(const WhereNode<V, Cond, A, B>& e, Device device) {
   const auto b = convert_value<V>(evaluate(e.b, device), device);
   const Shape shape = expr_shape(e);
   auto out = Tensor<V>::empty(shape, device);
-  map_where<V>(device.index(), operand_of(c, shape), operand_of(a, shape), operand_of(b, shape), out.view());
+  map_where<V>(device.index(), operand_of(c, shape), operand_of(a, shape), operand_of(b, shape),
+               out.view());
   return Value<V>{out};
 }
 template <class U, class A>

@@ -66,34 +66,27 @@ Tensor<T> materialize(const E& e) {
   return out;
 }
 
+/// Writes `e` into `dst`'s elements when shape and device match (through a temporary when `e`
+/// reads dst's memory in another order), otherwise rebinds `dst` to a new tensor.
+template <class T, class E>
+void assign_expression(Tensor<T>& dst, const E& e) {
+  const Shape shape = expr_shape(e);
+  const Device device = device_of(e);
+  if (shape != dst.shape() || device != dst.device() || dst.storage().data() == nullptr) {
+    dst = materialize<T>(e);
+    return;
+  }
+  const AliasQuery query{dst.storage().data(), dst.data(), &dst.shape(), &dst.strides()};
+  if (expr_aliases(e, query)) {
+    const auto temporary = materialize<typename E::value_type>(e);
+    evaluate_into(dst.view(), shape, device, temporary);
+  } else {
+    evaluate_into(dst.view(), shape, device, e);
+  }
+}
+
 }  // namespace TESSERA_EVAL_NS
 }  // namespace detail
-
-template <class T>
-template <Expression E, class Abi>
-  requires(!std::is_same_v<std::remove_cvref_t<E>, Tensor<T>>)
-Tensor<T>::Tensor(const E& expression) : Tensor(detail::materialize<T>(expression)) {}
-
-template <class T>
-template <Expression E, class Abi>
-  requires(!std::is_same_v<std::remove_cvref_t<E>, Tensor<T>>)
-Tensor<T>& Tensor<T>::operator=(const E& expression) {
-  const Shape shape = detail::expr_shape(expression);
-  const Device device = detail::device_of(expression);
-  if (shape != shape_ || device != this->device() || storage_.data() == nullptr) {
-    *this = detail::materialize<T>(expression);
-    return *this;
-  }
-  const detail::AliasQuery query{storage_.data(), data(), &shape_, &strides_};
-  if (detail::expr_aliases(expression, query)) {
-    // Reading and writing the same memory in different orders: go through a temporary.
-    const auto temporary = detail::materialize<typename E::value_type>(expression);
-    detail::evaluate_into(view(), shape, device, temporary);
-  } else {
-    detail::evaluate_into(view(), shape, device, expression);
-  }
-  return *this;
-}
 
 inline namespace TESSERA_EVAL_NS {
 /// Evaluates an expression into a new tensor: `auto w = eval(where(m, a, 0.0f));`.

@@ -174,14 +174,14 @@ struct Or {
   }
 };
 
-#define TESSERA_COMPARE_OP(NAME, OP, STR)                  \
-  struct NAME {                                       \
+#define TESSERA_COMPARE_OP(NAME, OP, STR)                \
+  struct NAME {                                          \
     static constexpr CompareOpId id = CompareOpId::NAME; \
-    static constexpr const char* name = STR;              \
-    template <class T>                                \
-    TESSERA_HD static bool apply(T a, T b) {          \
-      return a OP b;                                  \
-    }                                                 \
+    static constexpr const char* name = STR;             \
+    template <class T>                                   \
+    TESSERA_HD static bool apply(T a, T b) {             \
+      return a OP b;                                     \
+    }                                                    \
   };
 TESSERA_COMPARE_OP(Lt, <, "lt")
 TESSERA_COMPARE_OP(Le, <=, "le")
@@ -196,17 +196,25 @@ TESSERA_COMPARE_OP(Ne, !=, "ne")
 template <class T>
 TESSERA_HD T apply_unary(UnaryOpId id, T a) {
   switch (id) {
-    case UnaryOpId::Neg: return ops::Neg::apply(a);
-    case UnaryOpId::Abs: return ops::Abs::apply(a);
-    case UnaryOpId::Not: return ops::Not::apply(a);
-    default: break;
+    case UnaryOpId::Neg:
+      return ops::Neg::apply(a);
+    case UnaryOpId::Abs:
+      return ops::Abs::apply(a);
+    case UnaryOpId::Not:
+      return ops::Not::apply(a);
+    default:
+      break;
   }
   if constexpr (std::is_floating_point_v<T>) {
     switch (id) {
-      case UnaryOpId::Sqrt: return ops::Sqrt::apply(a);
-      case UnaryOpId::Exp: return ops::Exp::apply(a);
-      case UnaryOpId::Log: return ops::Log::apply(a);
-      default: break;
+      case UnaryOpId::Sqrt:
+        return ops::Sqrt::apply(a);
+      case UnaryOpId::Exp:
+        return ops::Exp::apply(a);
+      case UnaryOpId::Log:
+        return ops::Log::apply(a);
+      default:
+        break;
     }
   }
   return a;
@@ -215,14 +223,22 @@ TESSERA_HD T apply_unary(UnaryOpId id, T a) {
 template <class T>
 TESSERA_HD T apply_binary(BinaryOpId id, T a, T b) {
   switch (id) {
-    case BinaryOpId::Add: return ops::Add::apply(a, b);
-    case BinaryOpId::Sub: return ops::Sub::apply(a, b);
-    case BinaryOpId::Mul: return ops::Mul::apply(a, b);
-    case BinaryOpId::Div: return ops::Div::apply(a, b);
-    case BinaryOpId::Minimum: return ops::Minimum::apply(a, b);
-    case BinaryOpId::Maximum: return ops::Maximum::apply(a, b);
-    case BinaryOpId::And: return ops::And::apply(a, b);
-    case BinaryOpId::Or: return ops::Or::apply(a, b);
+    case BinaryOpId::Add:
+      return ops::Add::apply(a, b);
+    case BinaryOpId::Sub:
+      return ops::Sub::apply(a, b);
+    case BinaryOpId::Mul:
+      return ops::Mul::apply(a, b);
+    case BinaryOpId::Div:
+      return ops::Div::apply(a, b);
+    case BinaryOpId::Minimum:
+      return ops::Minimum::apply(a, b);
+    case BinaryOpId::Maximum:
+      return ops::Maximum::apply(a, b);
+    case BinaryOpId::And:
+      return ops::And::apply(a, b);
+    case BinaryOpId::Or:
+      return ops::Or::apply(a, b);
   }
   return a;
 }
@@ -230,12 +246,18 @@ TESSERA_HD T apply_binary(BinaryOpId id, T a, T b) {
 template <class T>
 TESSERA_HD bool apply_compare(CompareOpId id, T a, T b) {
   switch (id) {
-    case CompareOpId::Lt: return a < b;
-    case CompareOpId::Le: return a <= b;
-    case CompareOpId::Gt: return a > b;
-    case CompareOpId::Ge: return a >= b;
-    case CompareOpId::Eq: return a == b;
-    case CompareOpId::Ne: return a != b;
+    case CompareOpId::Lt:
+      return a < b;
+    case CompareOpId::Le:
+      return a <= b;
+    case CompareOpId::Gt:
+      return a > b;
+    case CompareOpId::Ge:
+      return a >= b;
+    case CompareOpId::Eq:
+      return a == b;
+    case CompareOpId::Ne:
+      return a != b;
   }
   return false;
 }

@@ -123,7 +123,8 @@ struct HostExecutor {
       const std::int64_t end = std::min(n, begin + kBlock);
       Acc acc = init;
       if (linear) {
-        for (std::int64_t i = begin; i < end; ++i) acc = combine(acc, static_cast<Acc>(k.linear(i)));
+        for (std::int64_t i = begin; i < end; ++i)
+          acc = combine(acc, static_cast<Acc>(k.linear(i)));
       } else {
         std::int64_t index[kMaxDims] = {};
         extents.unravel(begin, index);

@@ -80,10 +80,11 @@ template <class A, class B>
 struct common_type_of {
   using VA = typename A::value_type;
   using VB = typename B::value_type;
-  using type = std::conditional_t<
-      is_scalar_node<A>::value && !is_scalar_node<B>::value, scalar_promote_t<VB, VA>,
-      std::conditional_t<is_scalar_node<B>::value && !is_scalar_node<A>::value,
-                         scalar_promote_t<VA, VB>, promote_t<VA, VB>>>;
+  using type =
+      std::conditional_t<is_scalar_node<A>::value && !is_scalar_node<B>::value,
+                         scalar_promote_t<VB, VA>,
+                         std::conditional_t<is_scalar_node<B>::value && !is_scalar_node<A>::value,
+                                            scalar_promote_t<VA, VB>, promote_t<VA, VB>>>;
 };
 template <class A, class B>
 using common_t = typename common_type_of<A, B>::type;

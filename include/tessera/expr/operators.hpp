@@ -11,7 +11,7 @@ namespace tessera {
 
 namespace detail {
 template <class L, class R>
-concept BinaryOperands = (Expression<L> || Expression<R>) && Operand<L> && Operand<R>;
+concept BinaryOperands = (Expression<L> || Expression<R>)&&Operand<L>&& Operand<R>;
 
 template <class Op, class L, class R>
 auto make_arith(const L& l, const R& r) {
@@ -30,9 +30,9 @@ template <class Op, class L, class R>
 auto make_logical(const L& l, const R& r) {
   using A = node_t<L>;
   using B = node_t<R>;
-  static_assert(std::is_same_v<typename A::value_type, bool> &&
-                    std::is_same_v<typename B::value_type, bool>,
-                "tessera: & and | take bool operands (compare first, e.g. (a > 0) & (b < 1))");
+  static_assert(
+      std::is_same_v<typename A::value_type, bool> && std::is_same_v<typename B::value_type, bool>,
+      "tessera: & and | take bool operands (compare first, e.g. (a > 0) & (b < 1))");
   return BinaryNode<Op, bool, bool, A, B>(as_node(l), as_node(r));
 }
 // sqrt/exp/log compute in float for bool and integer inputs (as PyTorch), in T for floats.
@@ -48,27 +48,21 @@ auto make_unary(const E& e) {
 /// `a + b * 2.0f`. Integer division truncates; an integer divided by zero gives 0.
 /// @{
 template <class L, class R>
-  requires detail::BinaryOperands<L, R>
-auto operator+(const L& l, const R& r) {
-  return detail::make_arith<detail::ops::Add>(l, r);
-}
+requires detail::BinaryOperands<L, R>
+auto operator+(const L& l, const R& r) { return detail::make_arith<detail::ops::Add>(l, r); }
 template <class L, class R>
-  requires detail::BinaryOperands<L, R>
+requires detail::BinaryOperands<L, R>
 auto operator-(const L& l, const R& r) {
   static_assert(!std::is_same_v<detail::common_t<detail::node_t<L>, detail::node_t<R>>, bool>,
                 "tessera: subtracting bool tensors is not supported (use ^ or logical ops)");
   return detail::make_arith<detail::ops::Sub>(l, r);
 }
 template <class L, class R>
-  requires detail::BinaryOperands<L, R>
-auto operator*(const L& l, const R& r) {
-  return detail::make_arith<detail::ops::Mul>(l, r);
-}
+requires detail::BinaryOperands<L, R>
+auto operator*(const L& l, const R& r) { return detail::make_arith<detail::ops::Mul>(l, r); }
 template <class L, class R>
-  requires detail::BinaryOperands<L, R>
-auto operator/(const L& l, const R& r) {
-  return detail::make_arith<detail::ops::Div>(l, r);
-}
+requires detail::BinaryOperands<L, R>
+auto operator/(const L& l, const R& r) { return detail::make_arith<detail::ops::Div>(l, r); }
 /// Negation (not for bool: use `!`).
 template <Expression E>
 auto operator-(const E& e) {
@@ -81,50 +75,34 @@ auto operator-(const E& e) {
 /// @name Comparisons → bool expressions, computed in the operands' common type
 /// @{
 template <class L, class R>
-  requires detail::BinaryOperands<L, R>
-auto operator<(const L& l, const R& r) {
-  return detail::make_compare<detail::ops::Lt>(l, r);
-}
+requires detail::BinaryOperands<L, R>
+auto operator<(const L& l, const R& r) { return detail::make_compare<detail::ops::Lt>(l, r); }
 template <class L, class R>
-  requires detail::BinaryOperands<L, R>
-auto operator<=(const L& l, const R& r) {
-  return detail::make_compare<detail::ops::Le>(l, r);
-}
+requires detail::BinaryOperands<L, R>
+auto operator<=(const L& l, const R& r) { return detail::make_compare<detail::ops::Le>(l, r); }
 template <class L, class R>
-  requires detail::BinaryOperands<L, R>
-auto operator>(const L& l, const R& r) {
-  return detail::make_compare<detail::ops::Gt>(l, r);
-}
+requires detail::BinaryOperands<L, R>
+auto operator>(const L& l, const R& r) { return detail::make_compare<detail::ops::Gt>(l, r); }
 template <class L, class R>
-  requires detail::BinaryOperands<L, R>
-auto operator>=(const L& l, const R& r) {
-  return detail::make_compare<detail::ops::Ge>(l, r);
-}
+requires detail::BinaryOperands<L, R>
+auto operator>=(const L& l, const R& r) { return detail::make_compare<detail::ops::Ge>(l, r); }
 template <class L, class R>
-  requires detail::BinaryOperands<L, R>
-auto operator==(const L& l, const R& r) {
-  return detail::make_compare<detail::ops::Eq>(l, r);
-}
+requires detail::BinaryOperands<L, R>
+auto operator==(const L& l, const R& r) { return detail::make_compare<detail::ops::Eq>(l, r); }
 template <class L, class R>
-  requires detail::BinaryOperands<L, R>
-auto operator!=(const L& l, const R& r) {
-  return detail::make_compare<detail::ops::Ne>(l, r);
-}
+requires detail::BinaryOperands<L, R>
+auto operator!=(const L& l, const R& r) { return detail::make_compare<detail::ops::Ne>(l, r); }
 /// @}
 
 /// @name Logic on bool expressions
 /// `(a > 4.0f) & !(a == 7.0f)`
 /// @{
 template <class L, class R>
-  requires detail::BinaryOperands<L, R>
-auto operator&(const L& l, const R& r) {
-  return detail::make_logical<detail::ops::And>(l, r);
-}
+requires detail::BinaryOperands<L, R>
+auto operator&(const L& l, const R& r) { return detail::make_logical<detail::ops::And>(l, r); }
 template <class L, class R>
-  requires detail::BinaryOperands<L, R>
-auto operator|(const L& l, const R& r) {
-  return detail::make_logical<detail::ops::Or>(l, r);
-}
+requires detail::BinaryOperands<L, R>
+auto operator|(const L& l, const R& r) { return detail::make_logical<detail::ops::Or>(l, r); }
 template <Expression E>
 auto operator!(const E& e) {
   static_assert(std::is_same_v<typename E::value_type, bool>, "tessera: ! takes a bool operand");
@@ -156,16 +134,12 @@ auto log(const E& e) {
 }
 /// Elementwise minimum in the common type; NaN propagates (torch.minimum).
 template <class L, class R>
-  requires detail::BinaryOperands<L, R>
-auto minimum(const L& l, const R& r) {
-  return detail::make_arith<detail::ops::Minimum>(l, r);
-}
+requires detail::BinaryOperands<L, R>
+auto minimum(const L& l, const R& r) { return detail::make_arith<detail::ops::Minimum>(l, r); }
 /// Elementwise maximum in the common type; NaN propagates (torch.maximum).
 template <class L, class R>
-  requires detail::BinaryOperands<L, R>
-auto maximum(const L& l, const R& r) {
-  return detail::make_arith<detail::ops::Maximum>(l, r);
-}
+requires detail::BinaryOperands<L, R>
+auto maximum(const L& l, const R& r) { return detail::make_arith<detail::ops::Maximum>(l, r); }
 /// @}
 
 /// `cond ? x : y` elementwise, broadcasting all three: `where(m, a, 0.0f)`.

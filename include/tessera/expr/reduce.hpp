@@ -54,8 +54,7 @@ constexpr T extreme_identity() {
 
 /// Runs reduction Kind of a bound kernel on an executor (host or fused CUDA).
 template <ReduceKind Kind, class V, class Executor, class K>
-auto reduce_kernel(const Executor& executor, const Extents& extents, const K& kernel,
-                   bool linear) {
+auto reduce_kernel(const Executor& executor, const Extents& extents, const K& kernel, bool linear) {
   if constexpr (Kind == ReduceKind::Sum) {
     return static_cast<sum_t<V>>(executor.template reduce<sum_acc_t<V>>(
         extents, kernel, linear, sum_acc_t<V>{0}, PlusCombine{}));
@@ -97,11 +96,14 @@ auto reduce_expr(const E& e, const char* op) {
   const Shape& vshape = value.tensor.shape();
   const Extents vextents = Extents::of(vshape);
   if constexpr (Kind == ReduceKind::Sum) {
-    return cuda_nodes::reduce_sum<V>(device.index(), cuda_nodes::operand_of(value, vshape), vextents);
+    return cuda_nodes::reduce_sum<V>(device.index(), cuda_nodes::operand_of(value, vshape),
+                                     vextents);
   } else if constexpr (Kind == ReduceKind::Min) {
-    return cuda_nodes::reduce_min<V>(device.index(), cuda_nodes::operand_of(value, vshape), vextents);
+    return cuda_nodes::reduce_min<V>(device.index(), cuda_nodes::operand_of(value, vshape),
+                                     vextents);
   } else if constexpr (Kind == ReduceKind::Max) {
-    return cuda_nodes::reduce_max<V>(device.index(), cuda_nodes::operand_of(value, vshape), vextents);
+    return cuda_nodes::reduce_max<V>(device.index(), cuda_nodes::operand_of(value, vshape),
+                                     vextents);
   } else {
     const auto flags = cuda_nodes::convert_value<bool>(value, device);
     const auto operand = cuda_nodes::operand_of(flags, vshape);

@@ -137,8 +137,8 @@ auto as_xtensor(const Tensor<T>& t) {
   // SIMD when built with xsimd); other tensors are walked through their strides.
   const auto layout = t.is_contiguous() ? xt::layout_type::row_major : xt::layout_type::dynamic;
   auto memory = xt::adapt(t.data(), span, xt::no_ownership(), std::array<std::size_t, 1>{span});
-  return xt::strided_view(std::move(memory), std::move(shape), std::move(strides),
-                          std::size_t{0}, layout);
+  return xt::strided_view(std::move(memory), std::move(shape), std::move(strides), std::size_t{0},
+                          layout);
 }
 
 }  // namespace tessera

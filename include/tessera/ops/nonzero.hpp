@@ -76,8 +76,8 @@ void nonzero_fill(const E& e, const Shape& shape, Device device,
     return;
   }
 #if defined(__CUDACC__)
-  nonzero_write_cuda(device.index(), expr_bind(e, shape), Extents::of(shape),
-                     expr_linear(e, shape), out, rows);
+  nonzero_write_cuda(device.index(), expr_bind(e, shape), Extents::of(shape), expr_linear(e, shape),
+                     out, rows);
 #else
   const auto input = cuda_nonzero_input(e);
   cuda_ops::nonzero_write(device.index(), input.view(), out, rows);
@@ -171,8 +171,8 @@ Tensor<std::int64_t> nonzero_static(const E& e, std::int64_t size, std::int64_t 
   }
   const Shape shape = detail::expr_shape(e);
   const Device device = detail::device_of(e);
-  auto out = Tensor<std::int64_t>::full({size, static_cast<std::int64_t>(shape.size())},
-                                        fill_value, device);
+  auto out = Tensor<std::int64_t>::full({size, static_cast<std::int64_t>(shape.size())}, fill_value,
+                                        device);
   detail::nonzero_fill(e, shape, device, out.view(), size);
   return out;
 }

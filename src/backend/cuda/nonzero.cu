@@ -1,9 +1,9 @@
 // nonzero's CUDA kernels instantiated over plain tensors of every dtype, for host-compiled
 // callers (nvcc-compiled callers instantiate them on their own expressions).
 
-#include "tessera/tensor.hpp"  // first: Tensor, then the expression machinery and ops
 #include "tessera/detail/nonzero_cuda.cuh"
 #include "tessera/ops/nonzero.hpp"
+#include "tessera/tensor.hpp"  // first: Tensor, then the expression machinery and ops
 
 namespace tessera::detail::cuda_ops {
 
@@ -38,8 +38,8 @@ void nonzero_write(int device, const TensorView<T>& x, const TensorView<std::int
   nonzero_write_cuda(device, k, extents_of(x.ndim, x.shape), linear, out, row_limit);
 }
 
-#define TESSERA_INSTANTIATE_NONZERO(T)                                                   \
-  template std::int64_t count_nonzero<T>(int, const TensorView<T>&);                     \
+#define TESSERA_INSTANTIATE_NONZERO(T)                                                       \
+  template std::int64_t count_nonzero<T>(int, const TensorView<T>&);                         \
   template void nonzero_write<T>(int, const TensorView<T>&, const TensorView<std::int64_t>&, \
                                  std::int64_t);
 TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_NONZERO)

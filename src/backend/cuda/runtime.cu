@@ -23,8 +23,8 @@ void* allocate(std::size_t nbytes, int device) {
   const cudaError_t status = cudaMallocAsync(&ptr, nbytes, cudaStreamLegacy);
   if (status != cudaSuccess) {
     cudaGetLastError();
-    raise<Error>("Storage::allocate", "cannot allocate ", nbytes, " bytes on cuda:", device,
-                 ": ", cudaGetErrorString(status));
+    raise<Error>("Storage::allocate", "cannot allocate ", nbytes, " bytes on cuda:", device, ": ",
+                 cudaGetErrorString(status));
   }
   return ptr;
 }
@@ -52,8 +52,7 @@ void copy_from_host(void* dst, const void* src, std::size_t nbytes, int device) 
              "copy to device");
 }
 
-void copy_device(void* dst, int dst_device, const void* src, int src_device,
-                 std::size_t nbytes) {
+void copy_device(void* dst, int dst_device, const void* src, int src_device, std::size_t nbytes) {
   CudaDeviceGuard guard(dst_device);
   check_cuda(cudaMemcpyPeerAsync(dst, dst_device, src, src_device, nbytes, cudaStreamLegacy),
              "copy between devices");
