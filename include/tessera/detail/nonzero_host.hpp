@@ -60,6 +60,73 @@ NonzeroPlan nonzero_plan_host(const K& k, const Extents& extents, bool linear) {
   return plan;
 }
 
+/// Where pass 2 writes: the output's base, strides, and the row range of one block.
+struct NonzeroRows {
+  std::int64_t* data;
+  std::int64_t row_stride;
+  std::int64_t col_stride;
+  std::int64_t row;
+  std::int64_t row_end;
+};
+
+/// Writes the nonzeros of one innermost run [first, end) (outer indices `index[0..last)`,
+/// columns starting at `column`). Everything the loop reads lives in locals or `__restrict`
+/// memory, so the compiler keeps it in registers across the stores. Rank is a template
+/// parameter for ranks 1-3 (`Rank` = 0 means "any"): a run-time prefix loop gets turned into
+/// a memcpy call per element by GCC.
+template <bool Dense, int Rank, class K>
+std::int64_t nonzero_write_run(const K& k, bool linear, std::int64_t* index, int last,
+                               std::int64_t first, std::int64_t end, std::int64_t column,
+                               NonzeroRows rows) {
+  if constexpr (Rank > 0) last = Rank - 1;
+  std::int64_t prefix[kMaxDims];
+  for (int d = 0; d < last; ++d) prefix[d] = index[d];
+  std::int64_t* __restrict const data = rows.data;
+  const std::int64_t rs = rows.row_stride;
+  const std::int64_t cs = rows.col_stride;
+  std::int64_t row = rows.row;
+  const std::int64_t row_end = rows.row_end;
+  for (std::int64_t i = first; i < end && row < row_end; ++i, ++column) {
+    bool nonzero;
+    if (linear) {
+      nonzero = k.linear(i) != 0;
+    } else {
+      index[last] = column;
+      nonzero = k.at(index) != 0;
+    }
+    if (Dense || nonzero) {
+      std::int64_t* dst = data + row * rs;
+      if constexpr (Rank == 2) {
+        dst[0] = prefix[0];
+      } else if constexpr (Rank == 3) {
+        dst[0] = prefix[0];
+        dst[cs] = prefix[1];
+      } else if constexpr (Rank == 0) {
+        for (int d = 0; d < last; ++d) {
+          dst[d * cs] = prefix[d];
+          asm volatile("" ::: "memory");  // keeps GCC from calling memcpy per element
+        }
+      }
+      dst[last * cs] = column;
+      row += Dense ? static_cast<std::int64_t>(nonzero) : 1;
+    }
+  }
+  return row;
+}
+
+template <bool Dense, class K>
+std::int64_t nonzero_write_run_any_rank(const K& k, bool linear, std::int64_t* index, int last,
+                                        std::int64_t first, std::int64_t end,
+                                        std::int64_t column, NonzeroRows rows) {
+  switch (last) {
+    case 0: return nonzero_write_run<Dense, 1>(k, linear, index, last, first, end, column, rows);
+    case 1: return nonzero_write_run<Dense, 2>(k, linear, index, last, first, end, column, rows);
+    case 2: return nonzero_write_run<Dense, 3>(k, linear, index, last, first, end, column, rows);
+    default:
+      return nonzero_write_run<Dense, 0>(k, linear, index, last, first, end, column, rows);
+  }
+}
+
 /// Pass 2: block b writes the multi-indices of its nonzeros at rows offsets[b]...; rows at or
 /// beyond `row_limit` are skipped (nonzero_static). `out` is (rows, ndim) with any strides.
 ///
@@ -77,44 +144,24 @@ void nonzero_write_host(const K& k, const Extents& extents, bool linear, const N
   if (ndim == 0) return;  // a 0-d input's rows have no columns to write
   const int last = ndim - 1;
   const std::int64_t inner = extents.shape[last];
-  const std::int64_t row_stride = out.strides[0];
-  const std::int64_t col_stride = out.ndim > 1 ? out.strides[1] : 0;
-  std::int64_t* const data = out.data;
-  host_parallel_for(blocks, [&](std::int64_t b) {
-    std::int64_t row = offsets[b];
-    const std::int64_t row_end = std::min(offsets[b + 1], row_limit);
-    if (row >= row_end) return;
+  const NonzeroRows target{out.data, out.strides[0], out.ndim > 1 ? out.strides[1] : 0, 0, 0};
+  host_parallel_for(blocks, [=, &k, &extents](std::int64_t b) {
+    NonzeroRows rows = target;
+    rows.row = offsets[b];
+    rows.row_end = std::min(offsets[b + 1], row_limit);
+    if (rows.row >= rows.row_end) return;
     // Dense enough that a branch per element would mispredict often.
     const bool dense = (offsets[b + 1] - offsets[b]) * 16 > block;
-    const std::int64_t begin = b * block;
-    const std::int64_t end = std::min(n, begin + block);
+    const std::int64_t end = std::min(n, b * block + block);
     std::int64_t index[kMaxDims] = {};
-    extents.unravel(begin, index);
-    std::int64_t i = begin;
-    while (i < end && row < row_end) {
+    extents.unravel(b * block, index);
+    for (std::int64_t i = b * block; i < end && rows.row < rows.row_end;) {
       const std::int64_t run_end = std::min(end, i + (inner - index[last]));
-      std::int64_t j = index[last];
-      auto value = [&](std::int64_t position, std::int64_t column) {
-        if (linear) return k.linear(position) != 0;
-        index[last] = column;
-        return k.at(index) != 0;
-      };
-      auto write = [&](std::int64_t r, std::int64_t column) {
-        std::int64_t* dst = data + r * row_stride;
-        for (int d = 0; d < last; ++d) dst[d * col_stride] = index[d];
-        dst[last * col_stride] = column;
-      };
-      if (dense) {
-        for (; i < run_end && row < row_end; ++i, ++j) {
-          const bool nonzero = value(i, j);
-          write(row, j);
-          row += nonzero;
-        }
-      } else {
-        for (; i < run_end && row < row_end; ++i, ++j) {
-          if (value(i, j)) write(row++, j);
-        }
-      }
+      rows.row = dense ? nonzero_write_run_any_rank<true>(k, linear, index, last, i, run_end,
+                                                          index[last], rows)
+                       : nonzero_write_run_any_rank<false>(k, linear, index, last, i, run_end,
+                                                           index[last], rows);
+      i = run_end;
       // Next run: the innermost index wraps, the outer ones carry.
       index[last] = inner - 1;
       extents.increment(index);
