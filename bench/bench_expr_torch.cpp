@@ -1,12 +1,14 @@
 // The libtorch peer of bench_expr.cpp (built only when CMake finds Torch): the same cases,
-// written as a PyTorch user would, on 2 intra-op threads. Eager libtorch materialises every
-// intermediate; the final op writes into a preallocated output (`*_out`) like the other peers.
+// written as a PyTorch user would, on 2 intra-op threads (see set_torch_threads). Eager libtorch
+// materialises every intermediate; the final op writes into a preallocated output (`*_out`) like
+// the other peers.
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <vector>
 
 #include "bench_data.hpp"
@@ -14,6 +16,13 @@
 namespace {
 
 using bench::set_counters;
+
+/// libtorch's intra-op threads: 2 (the machine the numbers were taken on has 2 cores), or
+/// TESSERA_BENCH_TORCH_THREADS, e.g. 1 to compare single-core efficiency with OMP_NUM_THREADS=1.
+void set_torch_threads() {
+  const char* env = std::getenv("TESSERA_BENCH_TORCH_THREADS");
+  at::set_num_threads(env != nullptr ? std::atoi(env) : 2);
+}
 
 /// A float tensor of `shape` holding bench::random_floats (the data every peer uses).
 at::Tensor torch_of(std::vector<std::int64_t> shape, unsigned seed) {
@@ -24,7 +33,7 @@ at::Tensor torch_of(std::vector<std::int64_t> shape, unsigned seed) {
 }
 
 void torch_fused(benchmark::State& state) {
-  at::set_num_threads(2);
+  set_torch_threads();
   const std::int64_t n = state.range(0);
   const auto a = torch_of({n}, 1);
   const auto b = torch_of({n}, 2);
@@ -38,7 +47,7 @@ void torch_fused(benchmark::State& state) {
 }
 
 void torch_broadcast(benchmark::State& state) {
-  at::set_num_threads(2);
+  set_torch_threads();
   const std::int64_t rows = state.range(0) / bench::kCols;
   const auto x = torch_of({rows, bench::kCols}, 1);
   const auto row = torch_of({bench::kCols}, 2);
@@ -52,7 +61,7 @@ void torch_broadcast(benchmark::State& state) {
 }
 
 void torch_transposed(benchmark::State& state) {
-  at::set_num_threads(2);
+  set_torch_threads();
   const std::int64_t s = bench::square_side(state.range(0));
   const auto a = torch_of({s, s}, 1);
   const auto b = torch_of({s, s}, 2);
@@ -66,7 +75,7 @@ void torch_transposed(benchmark::State& state) {
 }
 
 void torch_sum_product(benchmark::State& state) {
-  at::set_num_threads(2);
+  set_torch_threads();
   const std::int64_t n = state.range(0);
   const auto a = torch_of({n}, 1);
   const auto b = torch_of({n}, 2);

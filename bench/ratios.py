@@ -8,7 +8,7 @@ Given several files (repeated runs), each benchmark keeps its fastest time, whic
 noise from other processes; with --benchmark_repetitions the median aggregate is used.
 
     build/bench/bench_expr --benchmark_out=run1.json --benchmark_out_format=json
-    python3 bench/ratios.py run1.json [run2.json ...] [--baseline tessera]
+    python3 bench/ratios.py run1.json [run2.json ...] [--baseline tessera] [--time cpu]
 """
 
 import argparse
@@ -20,7 +20,7 @@ from collections import defaultdict
 UNITS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 
 
-def load_times(paths):
+def load_times(paths, field="real_time"):
     """{(case, size): {peer: seconds}} over every file, keeping the fastest time."""
     times = defaultdict(dict)
     for path in paths:
@@ -38,7 +38,7 @@ def load_times(paths):
             if len(parts) < 3:
                 continue
             case, peer, size = parts[0], parts[1], parts[2]
-            seconds = bench["real_time"] * UNITS[bench.get("time_unit", "ns")]
+            seconds = bench[field] * UNITS[bench.get("time_unit", "ns")]
             key = (case, int(size) if size.isdigit() else size)
             old = times[key].get(peer)
             times[key][peer] = seconds if old is None else min(old, seconds)
@@ -77,8 +77,12 @@ def main():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("json", nargs="+", help="Google Benchmark JSON files ('-' for stdin)")
     parser.add_argument("--baseline", default="tessera", help="peer in the numerator")
+    parser.add_argument("--time", choices=("real", "cpu"), default="real",
+                        help="wall-clock time (default; right for multi-threaded peers) or the "
+                             "main thread's CPU time (steadier for single-threaded runs on a "
+                             "busy machine: time spent preempted is not counted)")
     args = parser.parse_args()
-    times = load_times(args.json)
+    times = load_times(args.json, f"{args.time}_time")
     if not times:
         sys.exit("ratios.py: no benchmarks named <case>/<peer>/<size> in the input")
     print(table(times, args.baseline))

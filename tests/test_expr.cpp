@@ -62,11 +62,15 @@ TYPED_TEST(ExprArithmetic, BinaryOpsMatchReferenceForEveryLayout) {
     const auto& b = bs[(i + 1) % bs.size()].view;
     SCOPED_TRACE(as[i].name + " op " + bs[(i + 1) % bs.size()].name);
     static_assert(std::is_same_v<typename decltype(a + b)::value_type, T>);
-    EXPECT_TRUE(tensor_matches(ts::eval(a + b), shape, ref_binary<T>(av, shape, bv, shape, ref::add<T>)));
-    EXPECT_TRUE(tensor_matches(ts::eval(a * b), shape, ref_binary<T>(av, shape, bv, shape, ref::mul<T>)));
-    EXPECT_TRUE(tensor_matches(ts::eval(a / b), shape, ref_binary<T>(av, shape, bv, shape, ref::div<T>)));
+    EXPECT_TRUE(
+        tensor_matches(ts::eval(a + b), shape, ref_binary<T>(av, shape, bv, shape, ref::add<T>)));
+    EXPECT_TRUE(
+        tensor_matches(ts::eval(a * b), shape, ref_binary<T>(av, shape, bv, shape, ref::mul<T>)));
+    EXPECT_TRUE(
+        tensor_matches(ts::eval(a / b), shape, ref_binary<T>(av, shape, bv, shape, ref::div<T>)));
     if constexpr (!std::is_same_v<T, bool>) {
-      EXPECT_TRUE(tensor_matches(ts::eval(a - b), shape, ref_binary<T>(av, shape, bv, shape, ref::sub<T>)));
+      EXPECT_TRUE(
+          tensor_matches(ts::eval(a - b), shape, ref_binary<T>(av, shape, bv, shape, ref::sub<T>)));
     }
     EXPECT_EQ(ts::eval(a + b).device(), this->device());
   }
@@ -89,8 +93,10 @@ TYPED_TEST(ExprArithmetic, ScalarOperandsOnEitherSide) {
     EXPECT_TRUE(tensor_matches(ts::eval(a / s), {2, 3}, with([&](T x) { return ref::div(x, s); })));
     EXPECT_TRUE(tensor_matches(ts::eval(s / a), {2, 3}, with([&](T x) { return ref::div(s, x); })));
     if constexpr (!std::is_same_v<T, bool>) {
-      EXPECT_TRUE(tensor_matches(ts::eval(a - s), {2, 3}, with([&](T x) { return ref::sub(x, s); })));
-      EXPECT_TRUE(tensor_matches(ts::eval(s - a), {2, 3}, with([&](T x) { return ref::sub(s, x); })));
+      EXPECT_TRUE(
+          tensor_matches(ts::eval(a - s), {2, 3}, with([&](T x) { return ref::sub(x, s); })));
+      EXPECT_TRUE(
+          tensor_matches(ts::eval(s - a), {2, 3}, with([&](T x) { return ref::sub(s, x); })));
     }
   }
 }
@@ -102,9 +108,10 @@ TYPED_TEST(ExprArithmetic, CastOfAnExpressionConvertsTheResult) {
   for (const auto& l : all_layouts(av, {3, 2}, this->device())) {
     const auto e = ts::cast<double>(l.view + l.view);
     static_assert(std::is_same_v<typename decltype(e)::value_type, double>);
-    EXPECT_TRUE(tensor_matches(ts::eval(e), {3, 2}, ref_unary<double>(av, [](T x) {
-                                 return static_cast<double>(ref::add(x, x));
-                               }))) << l.name;
+    EXPECT_TRUE(tensor_matches(
+        ts::eval(e), {3, 2},
+        ref_unary<double>(av, [](T x) { return static_cast<double>(ref::add(x, x)); })))
+        << l.name;
     EXPECT_TRUE(tensor_matches(ts::eval(ts::cast<bool>(l.view)), {3, 2},
                                ref_unary<bool>(av, [](T x) { return x != T(0); })));
   }
@@ -161,8 +168,10 @@ TYPED_TEST(ExprCompare, ComparisonsGiveBoolMatchingReference) {
     EXPECT_TRUE(tensor_matches(ts::eval(a >= b), shape, cmp([](T x, T y) { return x >= y; })));
     EXPECT_TRUE(tensor_matches(ts::eval(a == b), shape, cmp([](T x, T y) { return x == y; })));
     EXPECT_TRUE(tensor_matches(ts::eval(a != b), shape, cmp([](T x, T y) { return x != y; })));
-    EXPECT_TRUE(tensor_matches(ts::eval(a < s), shape, ref_unary<bool>(av, [&](T x) { return x < s; })));
-    EXPECT_TRUE(tensor_matches(ts::eval(s <= a), shape, ref_unary<bool>(av, [&](T x) { return s <= x; })));
+    EXPECT_TRUE(
+        tensor_matches(ts::eval(a < s), shape, ref_unary<bool>(av, [&](T x) { return x < s; })));
+    EXPECT_TRUE(
+        tensor_matches(ts::eval(s <= a), shape, ref_unary<bool>(av, [&](T x) { return s <= x; })));
   }
 }
 
@@ -217,7 +226,8 @@ TEST_P(ExprLogic, AndOrNotFollowTruthTables) {
   EXPECT_TRUE(tensor_matches(ts::eval(a & true), {4}, {false, false, true, true}));
   EXPECT_TRUE(tensor_matches(ts::eval(false | b), {4}, {false, true, false, true}));
   // Composed with comparisons, over a strided operand.
-  const auto x = ts::Tensor<float>::arange(0.0f, 12.0f, 1.0f, device()).reshape({3, 4}).transpose(0, 1);
+  const auto x =
+      ts::Tensor<float>::arange(0.0f, 12.0f, 1.0f, device()).reshape({3, 4}).transpose(0, 1);
   std::vector<bool> expected;
   for (const float v : x.to_vector()) expected.push_back(v > 4.0f && !(v == 7.0f));
   EXPECT_TRUE(tensor_matches(ts::eval((x > 4.0f) & !(x == 7.0f)), {4, 3}, expected));
@@ -251,9 +261,12 @@ TYPED_TEST(ExprMath, AbsSqrtExpLogMatchTheStandardLibrary) {
                                  }
                                })));
     auto math = [&](auto f) { return ref_unary<F>(av, [&](T x) { return f(static_cast<F>(x)); }); };
-    EXPECT_TRUE(tensor_matches(ts::eval(ts::sqrt(a)), {4, 3}, math([](F x) { return std::sqrt(x); }), tol));
-    EXPECT_TRUE(tensor_matches(ts::eval(ts::exp(a)), {4, 3}, math([](F x) { return std::exp(x); }), tol));
-    EXPECT_TRUE(tensor_matches(ts::eval(ts::log(a)), {4, 3}, math([](F x) { return std::log(x); }), tol));
+    EXPECT_TRUE(
+        tensor_matches(ts::eval(ts::sqrt(a)), {4, 3}, math([](F x) { return std::sqrt(x); }), tol));
+    EXPECT_TRUE(
+        tensor_matches(ts::eval(ts::exp(a)), {4, 3}, math([](F x) { return std::exp(x); }), tol));
+    EXPECT_TRUE(
+        tensor_matches(ts::eval(ts::log(a)), {4, 3}, math([](F x) { return std::log(x); }), tol));
   }
 }
 

@@ -36,9 +36,8 @@ TYPED_TEST(ExprLazy, BuildingAnExpressionDoesNotEvaluateIt) {
   static_assert(ts::Expression<decltype(e)>);
   // Overwrite a's elements in place; the expression reads them only when it is evaluated.
   a = ts::cast<T>(ts::Tensor<T>::from_vector(after, {2, 3}, this->device()));
-  const auto expected = tessera_test::ref_unary<T>(after, [](T x) {
-    return ref::add(ref::mul(x, T(1)), x);
-  });
+  const auto expected =
+      tessera_test::ref_unary<T>(after, [](T x) { return ref::add(ref::mul(x, T(1)), x); });
   EXPECT_TRUE(tensor_matches(ts::eval(e), {2, 3}, expected));
   const ts::Tensor<T> assigned = e;  // evaluation on assignment
   EXPECT_TRUE(tensor_matches(assigned, {2, 3}, expected));
@@ -60,7 +59,8 @@ TYPED_TEST(ExprLazy, ShapeErrorsSurfaceAtEvaluationNotConstruction) {
 TYPED_TEST(ExprLazy, ExpressionsKeepTheirOperandsAlive) {
   using T = typename TypeParam::value_type;
   // The temporaries are gone after this statement; the node holds shared handles to them.
-  const auto e = ts::Tensor<T>::ones({3}, this->device()) * ts::Tensor<T>::full({3}, T(1), this->device());
+  const auto e =
+      ts::Tensor<T>::ones({3}, this->device()) * ts::Tensor<T>::full({3}, T(1), this->device());
   const auto first = ts::eval(e);
   const auto second = ts::eval(e);  // evaluating twice reads the same operands
   EXPECT_TRUE(tensor_matches(first, {3}, {T(1), T(1), T(1)}));
@@ -98,7 +98,8 @@ TYPED_TEST(ExprAssign, TransposeOfItselfMatchesFreshEvaluation) {
     const auto fresh = ts::eval(a.transpose(0, 1) + a).to_vector();
     std::vector<T> expected;
     for (std::size_t i = 0; i < 5; ++i)
-      for (std::size_t j = 0; j < 5; ++j) expected.push_back(ref::add(values[j * 5 + i], values[i * 5 + j]));
+      for (std::size_t j = 0; j < 5; ++j)
+        expected.push_back(ref::add(values[j * 5 + i], values[i * 5 + j]));
     EXPECT_TRUE(values_match(fresh, expected));
     a = a.transpose(0, 1) + a;
     EXPECT_TRUE(tensor_matches(a, {5, 5}, expected));
@@ -150,7 +151,8 @@ TYPED_TEST(ExprAssign, ShiftedRowsAndBroadcastRowsOfItselfMatchFreshEvaluation) 
     const auto yv = y.to_vector();
     a = a.slice(1, 2, 3) * a;
     std::vector<T> column{yv[2], yv[6], yv[10]};
-    EXPECT_TRUE(tensor_matches(a, {3, 4}, tessera_test::ref_binary<T>(column, {3, 1}, yv, {3, 4}, ref::mul<T>)));
+    EXPECT_TRUE(tensor_matches(
+        a, {3, 4}, tessera_test::ref_binary<T>(column, {3, 1}, yv, {3, 4}, ref::mul<T>)));
     // Rows 1..2 = rows 0..1 + rows 1..2 (overlapping windows).
     const auto zv = a.to_vector();
     auto lower = a.slice(0, 1, 3);
@@ -171,7 +173,8 @@ TYPED_TEST(ExprAssign, IntoAViewWritesThroughAndLeavesTheRestAlone) {
   std::vector<T> expected;
   for (std::size_t i = 0; i < 4; ++i)
     for (std::size_t j = 0; j < 3; ++j) expected.push_back(ref::maximum(av[j * 4 + i], bv[i]));
-  for (const auto& s : tessera_test::all_layouts(random_values<T>(12, rng), {4, 3}, this->device())) {
+  for (const auto& s :
+       tessera_test::all_layouts(random_values<T>(12, rng), {4, 3}, this->device())) {
     SCOPED_TRACE(s.name);
     auto view = s.view;
     const T* data = view.data();

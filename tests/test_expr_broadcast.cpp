@@ -147,7 +147,8 @@ TEST(ExprPromotion, TensorTypesPromoteLikePyTorch) {
   static_assert(std::is_same_v<sum_type<I16, I64>, I64>);
   using Cmp = decltype(std::declval<ts::Tensor<U8>>() < std::declval<ts::Tensor<double>>());
   static_assert(std::is_same_v<value_t<Cmp>, bool>);
-  using Min = decltype(ts::minimum(std::declval<ts::Tensor<I8>>(), std::declval<ts::Tensor<I16>>()));
+  using Min =
+      decltype(ts::minimum(std::declval<ts::Tensor<I8>>(), std::declval<ts::Tensor<I16>>()));
   static_assert(std::is_same_v<value_t<Min>, I16>);
   using Where = decltype(ts::where(std::declval<ts::Tensor<bool>>(), std::declval<ts::Tensor<I8>>(),
                                    std::declval<ts::Tensor<U8>>()));
@@ -167,8 +168,8 @@ TEST(ExprPromotion, ScalarsAreWeakUnlessOfAHigherCategory) {
   static_assert(std::is_same_v<scalar_product_type<bool, int>, I32>);
   static_assert(std::is_same_v<scalar_product_type<bool, bool>, bool>);
   static_assert(std::is_same_v<scalar_product_type<double, float>, double>);
-  using Where = decltype(ts::where(std::declval<ts::Tensor<bool>>(),
-                                   std::declval<ts::Tensor<I32>>(), 0.5));
+  using Where =
+      decltype(ts::where(std::declval<ts::Tensor<bool>>(), std::declval<ts::Tensor<I32>>(), 0.5));
   static_assert(std::is_same_v<value_t<Where>, double>);
   SUCCEED();
 }

@@ -65,7 +65,8 @@ TYPED_TEST(Reduce, ResultTypesFollowPyTorch) {
   using T = typename TypeParam::value_type;
   const auto a = ts::Tensor<T>::zeros({2}, this->device());
   using Sum = decltype(ts::sum(a));
-  static_assert(std::is_same_v<Sum, std::conditional_t<std::is_floating_point_v<T>, T, std::int64_t>>);
+  static_assert(
+      std::is_same_v<Sum, std::conditional_t<std::is_floating_point_v<T>, T, std::int64_t>>);
   static_assert(std::is_same_v<decltype(ts::min(a)), T>);
   static_assert(std::is_same_v<decltype(ts::max(a)), T>);
   static_assert(std::is_same_v<decltype(ts::any(a)), bool>);
@@ -108,7 +109,8 @@ TYPED_TEST(Reduce, ReductionsOfExpressionsMatchReference) {
   for (std::size_t i = 0; i < 3; ++i)
     for (std::size_t j = 0; j < 4; ++j) at.push_back(av[j * 3 + i]);
   const auto prod = tessera_test::ref_binary<T>(at, {3, 4}, bv, {4}, ref::mul<T>);
-  const auto greater = tessera_test::ref_binary<bool>(at, {3, 4}, bv, {4}, [](T x, T y) { return x > y; });
+  const auto greater =
+      tessera_test::ref_binary<bool>(at, {3, 4}, bv, {4}, [](T x, T y) { return x > y; });
   EXPECT_EQ(ts::sum(a * b), ref_sum(prod));
   EXPECT_EQ(ts::min(a * b), ref_min(prod));
   EXPECT_EQ(ts::max(ts::maximum(a, b)),
@@ -259,6 +261,6 @@ TYPED_TEST(ReduceFloat, InfinitiesAreOrdinaryExtremes) {
   EXPECT_EQ(ts::min(ts::Tensor<T>::full({4}, inf, this->device())), inf);
   EXPECT_EQ(ts::sum(a), -inf);
   EXPECT_TRUE(std::isnan(ts::sum(ts::Tensor<T>::from_vector({inf, -inf}, this->device()))));
-  EXPECT_TRUE(same_value(ts::sum(ts::Tensor<T>::from_vector({T(0.25), T(0.5)}, this->device())),
-                         T(0.75)));
+  EXPECT_TRUE(
+      same_value(ts::sum(ts::Tensor<T>::from_vector({T(0.25), T(0.5)}, this->device())), T(0.75)));
 }

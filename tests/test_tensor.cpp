@@ -52,10 +52,11 @@ TYPED_TEST(TensorConstruction, NestedListsOfEveryRankGiveRowMajorValues) {
   EXPECT_TRUE(tensor_matches(t1, {3}, iota_values<T>(3)));
   const auto single = ts::tensor<T>({nth<T>(1)}, dev);
   EXPECT_TRUE(tensor_matches(single, {1}, {nth<T>(1)}));
-  const auto t2 = ts::tensor<T>({{nth<T>(0), nth<T>(1), nth<T>(2)}, {nth<T>(3), nth<T>(4), nth<T>(5)}}, dev);
+  const auto t2 =
+      ts::tensor<T>({{nth<T>(0), nth<T>(1), nth<T>(2)}, {nth<T>(3), nth<T>(4), nth<T>(5)}}, dev);
   EXPECT_TRUE(tensor_matches(t2, {2, 3}, iota_values<T>(6)));
-  const auto t3 = ts::tensor<T>({{{nth<T>(0), nth<T>(1)}}, {{nth<T>(2), nth<T>(3)}}, {{nth<T>(4), nth<T>(5)}}},
-                                dev);
+  const auto t3 = ts::tensor<T>(
+      {{{nth<T>(0), nth<T>(1)}}, {{nth<T>(2), nth<T>(3)}}, {{nth<T>(4), nth<T>(5)}}}, dev);
   EXPECT_TRUE(tensor_matches(t3, {3, 1, 2}, iota_values<T>(6)));
   const auto t4 = ts::tensor<T>({{{{nth<T>(0)}, {nth<T>(1)}}, {{nth<T>(2)}, {nth<T>(3)}}},
                                  {{{nth<T>(4)}, {nth<T>(5)}}, {{nth<T>(6)}, {nth<T>(7)}}}},
@@ -90,8 +91,9 @@ TYPED_TEST(TensorConstruction, RaggedNestingIsShapeError) {
   EXPECT_TRUE(throws_with<ts::ShapeError>([&] { ts::tensor<T>({{x, x}, x}, dev); }));
   EXPECT_TRUE(throws_with<ts::ShapeError>([&] { ts::tensor<T>({x, {x, x}}, dev); }));
   EXPECT_TRUE(throws_with<ts::ShapeError>([&] { ts::tensor<T>({{}, {x}}, dev); }));
-  EXPECT_TRUE(throws_with<ts::ShapeError>(
-      [&] { ts::tensor<T>({{{x, x}, {x, x}}, {{x, x}, {x}}}, dev); }));
+  EXPECT_TRUE(throws_with<ts::ShapeError>([&] {
+    ts::tensor<T>({{{x, x}, {x, x}}, {{x, x}, {x}}}, dev);
+  }));
   EXPECT_TRUE(throws_with<ts::ShapeError>([&] { ts::tensor<T>({{{x}, {x}}, {x, x}}, dev); }));
 }
 
@@ -161,10 +163,17 @@ TYPED_TEST(TensorFactories, DefaultDeviceIsCpu) {
 TYPED_TEST(TensorFactories, BadShapeIsShapeError) {
   using T = typename TypeParam::value_type;
   const auto dev = this->device();
-  EXPECT_TRUE(throws_with<ts::ShapeError>([&] { ts::Tensor<T>::zeros({2, -1}, dev); }, {"(2, -1)"}));
+  EXPECT_TRUE(throws_with<ts::ShapeError>(
+      [&] {
+        ts::Tensor<T>::zeros({2, -1}, dev);
+      },
+      {"(2, -1)"}));
   EXPECT_TRUE(throws_with<ts::ShapeError>([&] { ts::Tensor<T>::empty({-3}, dev); }));
   EXPECT_TRUE(throws_with<ts::ShapeError>(
-      [&] { ts::Tensor<T>::ones({1, 1, 1, 1, 1, 1, 1, 1, 1}, dev); }, {"9"}));
+      [&] {
+        ts::Tensor<T>::ones({1, 1, 1, 1, 1, 1, 1, 1, 1}, dev);
+      },
+      {"9"}));
 }
 
 TYPED_TEST(TensorFactories, FromVectorKeepsRowMajorOrderAndCopies) {
@@ -188,7 +197,9 @@ TYPED_TEST(TensorFactories, FromVectorSizeMismatchIsShapeError) {
   using T = typename TypeParam::value_type;
   const auto values = iota_values<T>(6);
   EXPECT_TRUE(throws_with<ts::ShapeError>(
-      [&] { ts::Tensor<T>::from_vector(values, {4, 2}, this->device()); },
+      [&] {
+        ts::Tensor<T>::from_vector(values, {4, 2}, this->device());
+      },
       {"from_vector", "(4, 2)", "8", "6"}));
   EXPECT_TRUE(throws_with<ts::ShapeError>(
       [&] { ts::Tensor<T>::from_vector(values, ts::Shape{}, this->device()); }));
@@ -215,8 +226,8 @@ std::vector<T> ref_arange(double start, double stop, double step) {
 TYPED_TEST(TensorArange, CountsUpToStopExclusive) {
   using T = typename TypeParam::value_type;
   const auto dev = this->device();
-  for (const auto& [start, stop, step] : {std::tuple{0, 10, 2}, std::tuple{0, 10, 3},
-                                          std::tuple{3, 4, 1}, std::tuple{7, 100, 31}}) {
+  for (const auto& [start, stop, step] :
+       {std::tuple{0, 10, 2}, std::tuple{0, 10, 3}, std::tuple{3, 4, 1}, std::tuple{7, 100, 31}}) {
     SCOPED_TRACE(testing::Message() << start << ", " << stop << ", " << step);
     const auto t = ts::Tensor<T>::arange(T(start), T(stop), T(step), dev);
     const auto expected = ref_arange<T>(start, stop, step);
@@ -224,8 +235,8 @@ TYPED_TEST(TensorArange, CountsUpToStopExclusive) {
     EXPECT_EQ(t.device(), dev);
   }
   EXPECT_TRUE(tensor_matches(ts::Tensor<T>::arange(T(5), dev), {5}, ref_arange<T>(0, 5, 1)));
-  EXPECT_TRUE(tensor_matches(ts::Tensor<T>::arange(T(2), T(6), T(1), dev), {4},
-                             ref_arange<T>(2, 6, 1)));
+  EXPECT_TRUE(
+      tensor_matches(ts::Tensor<T>::arange(T(2), T(6), T(1), dev), {4}, ref_arange<T>(2, 6, 1)));
 }
 
 TYPED_TEST(TensorArange, StopNotAheadOfStartIsEmpty) {
@@ -277,10 +288,10 @@ TEST_P(TensorArangeEdges, NonFiniteBoundIsValueError) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   EXPECT_TRUE(throws_with<ts::ValueError>(
       [&] { ts::Tensor<float>::arange(0.0f, inf, 1.0f, device()); }, {"arange", "finite"}));
-  EXPECT_TRUE(throws_with<ts::ValueError>(
-      [&] { ts::Tensor<double>::arange(nan, 1.0, 1.0, device()); }));
-  EXPECT_TRUE(throws_with<ts::ValueError>(
-      [&] { ts::Tensor<float>::arange(0.0f, 1.0f, inf, device()); }));
+  EXPECT_TRUE(
+      throws_with<ts::ValueError>([&] { ts::Tensor<double>::arange(nan, 1.0, 1.0, device()); }));
+  EXPECT_TRUE(
+      throws_with<ts::ValueError>([&] { ts::Tensor<float>::arange(0.0f, 1.0f, inf, device()); }));
 }
 
 TEST_P(TensorArangeEdges, TooManyElementsIsValueError) {

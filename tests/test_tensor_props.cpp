@@ -23,7 +23,7 @@ using tessera_test::values_match;
 
 namespace {
 
-constexpr int kTrials = 30;
+constexpr int kTrials = 50;
 
 /// A random strided tensor of `shape` holding random values.
 template <class T>
@@ -104,16 +104,16 @@ TYPED_TEST(TensorProperties, ElementwiseExpressionsMatchReference) {
                                ref_binary<bool>(av, as, bv, bs, [](T p, T q) { return p < q; })));
     EXPECT_TRUE(tensor_matches(ts::eval(x == y), rs,
                                ref_binary<bool>(av, as, bv, bs, [](T p, T q) { return p == q; })));
-    EXPECT_TRUE(tensor_matches(ts::eval(ts::where(x > y, x, y)), rs,
-                               ref_binary<T>(av, as, bv, bs, [](T p, T q) { return p > q ? p : q; })));
+    EXPECT_TRUE(
+        tensor_matches(ts::eval(ts::where(x > y, x, y)), rs,
+                       ref_binary<T>(av, as, bv, bs, [](T p, T q) { return p > q ? p : q; })));
     // A deeper fused tree: (x + y) * x, in the reference's order.
     const auto sum_xy = ref_binary<T>(av, as, bv, bs, ref::add<T>);
-    EXPECT_TRUE(tensor_matches(ts::eval((x + y) * x), rs,
-                               ref_binary<T>(sum_xy, rs, av, as, ref::mul<T>)));
-    EXPECT_TRUE(tensor_matches(ts::eval(ts::cast<double>(x) * 0.5), as,
-                               tessera_test::ref_unary<double>(av, [](T v) {
-                                 return static_cast<double>(v) * 0.5;
-                               })));
+    EXPECT_TRUE(
+        tensor_matches(ts::eval((x + y) * x), rs, ref_binary<T>(sum_xy, rs, av, as, ref::mul<T>)));
+    EXPECT_TRUE(tensor_matches(
+        ts::eval(ts::cast<double>(x) * 0.5), as,
+        tessera_test::ref_unary<double>(av, [](T v) { return static_cast<double>(v) * 0.5; })));
   }
 }
 
@@ -169,7 +169,8 @@ TYPED_TEST(TensorProperties, AssignmentIntoRandomViewsWritesExactlyTheView) {
     EXPECT_TRUE(tensor_matches(view, out, expected));
     auto base = dst.base.to_vector();
     for (std::size_t k = 0; k < dst.positions.size(); ++k) {
-      EXPECT_TRUE(tessera_test::same_value<T>(base[static_cast<std::size_t>(dst.positions[k])], expected[k]));
+      EXPECT_TRUE(tessera_test::same_value<T>(base[static_cast<std::size_t>(dst.positions[k])],
+                                              expected[k]));
       base[static_cast<std::size_t>(dst.positions[k])] = sentinel;
     }
     EXPECT_TRUE(values_match(base, std::vector<T>(base.size(), sentinel)));
@@ -190,12 +191,15 @@ TYPED_TEST(TensorProperties, ChainsOfViewsMatchReferenceIndexing) {
       const auto ext = r.shape[static_cast<std::size_t>(d)];
       int op = std::uniform_int_distribution<int>(0, 3)(rng);
       if (op == 1 && ext == 0) op = 2;  // nothing to select from
-      if (op == 0) {  // slice with bounds that may be negative or out of range
+      if (op == 0) {                    // slice with bounds that may be negative or out of range
         const auto start = std::uniform_int_distribution<std::int64_t>(-ext - 2, ext + 2)(rng);
         const auto stop = std::uniform_int_distribution<std::int64_t>(-ext - 2, ext + 2)(rng);
         const auto by = std::uniform_int_distribution<std::int64_t>(1, 3)(rng);
-        SCOPED_TRACE(testing::Message() << "slice(" << d << ", " << start << ", " << stop << ", " << by << ")");
-        auto norm = [ext](std::int64_t i) { return std::clamp<std::int64_t>(i < 0 ? i + ext : i, 0, ext); };
+        SCOPED_TRACE(testing::Message()
+                     << "slice(" << d << ", " << start << ", " << stop << ", " << by << ")");
+        auto norm = [ext](std::int64_t i) {
+          return std::clamp<std::int64_t>(i < 0 ? i + ext : i, 0, ext);
+        };
         const std::int64_t lo = norm(start), hi = norm(stop);
         auto out_shape = r.shape;
         out_shape[static_cast<std::size_t>(d)] = hi > lo ? (hi - lo + by - 1) / by : 0;
@@ -261,13 +265,18 @@ TYPED_TEST(TensorProperties, MixedDtypesPromoteAndMatchReference) {
       SCOPED_TRACE(testing::Message() << ts::dtype_name(ts::dtype_v<T>) << " " << as << " op "
                                       << ts::dtype_name(ts::dtype_v<U>) << " " << bs);
       static_assert(std::is_same_v<typename decltype(a.view + b.view)::value_type, R>);
-      const auto in_r = [](auto f) { return [f](T p, U q) { return f(static_cast<R>(p), static_cast<R>(q)); }; };
-      EXPECT_TRUE(tensor_matches(ts::eval(a.view + b.view), rs, ref_binary<R>(av, as, bv, bs, in_r(ref::add<R>))));
-      EXPECT_TRUE(tensor_matches(ts::eval(b.view * a.view), rs, ref_binary<R>(av, as, bv, bs, in_r(ref::mul<R>))));
+      const auto in_r = [](auto f) {
+        return [f](T p, U q) { return f(static_cast<R>(p), static_cast<R>(q)); };
+      };
+      EXPECT_TRUE(tensor_matches(ts::eval(a.view + b.view), rs,
+                                 ref_binary<R>(av, as, bv, bs, in_r(ref::add<R>))));
+      EXPECT_TRUE(tensor_matches(ts::eval(b.view * a.view), rs,
+                                 ref_binary<R>(av, as, bv, bs, in_r(ref::mul<R>))));
       EXPECT_TRUE(tensor_matches(ts::eval(ts::maximum(a.view, b.view)), rs,
                                  ref_binary<R>(av, as, bv, bs, in_r(ref::maximum<R>))));
-      EXPECT_TRUE(tensor_matches(ts::eval(a.view <= b.view), rs,
-                                 ref_binary<bool>(av, as, bv, bs, in_r([](R p, R q) { return p <= q; }))));
+      EXPECT_TRUE(
+          tensor_matches(ts::eval(a.view <= b.view), rs,
+                         ref_binary<bool>(av, as, bv, bs, in_r([](R p, R q) { return p <= q; }))));
       if constexpr (!std::is_same_v<R, bool>) {
         EXPECT_TRUE(tensor_matches(ts::eval(a.view - b.view), rs,
                                    ref_binary<R>(av, as, bv, bs, in_r(ref::sub<R>))));

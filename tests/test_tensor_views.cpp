@@ -48,7 +48,8 @@ std::vector<T> pick(const std::vector<T>& m, std::int64_t rows, std::int64_t col
   std::vector<T> out;
   if (dim == 0) {
     for (auto r : picked)
-      for (std::int64_t c = 0; c < cols; ++c) out.push_back(m[static_cast<std::size_t>(r * cols + c)]);
+      for (std::int64_t c = 0; c < cols; ++c)
+        out.push_back(m[static_cast<std::size_t>(r * cols + c)]);
   } else {
     for (std::int64_t r = 0; r < rows; ++r)
       for (auto c : picked) out.push_back(m[static_cast<std::size_t>(r * cols + c)]);
@@ -61,12 +62,18 @@ constexpr int kViewKinds = 6;
 template <class T>
 ts::Tensor<T> view_of(int which, const ts::Tensor<T>& b) {
   switch (which) {
-    case 0: return b.slice(1, 1, 5, 2);
-    case 1: return b.select(0, 2);
-    case 2: return b.select(1, -1);
-    case 3: return b.transpose(0, 1);
-    case 4: return b.reshape({20}).slice(0, 3, 17, 4);
-    default: return b.slice(0, 1, 3).transpose(1, 0).slice(0, 0, 5, 3);
+    case 0:
+      return b.slice(1, 1, 5, 2);
+    case 1:
+      return b.select(0, 2);
+    case 2:
+      return b.select(1, -1);
+    case 3:
+      return b.transpose(0, 1);
+    case 4:
+      return b.reshape({20}).slice(0, 3, 17, 4);
+    default:
+      return b.slice(0, 1, 3).transpose(1, 0).slice(0, 0, 5, 3);
   }
 }
 
@@ -229,8 +236,9 @@ TYPED_TEST(TensorViews, ReshapeToTheWrongSizeIsShapeError) {
   EXPECT_TRUE(throws_with<ts::ShapeError>([&] { a.reshape({-1, -1}); }));
   EXPECT_TRUE(throws_with<ts::ShapeError>([&] { a.reshape({-2, -12}); }));
   EXPECT_TRUE(throws_with<ts::ShapeError>([&] { a.transpose(0, 2).reshape({7}); }));
-  EXPECT_TRUE(throws_with<ts::ShapeError>(
-      [&] { a.reshape({1, 1, 1, 1, 1, 1, 1, 2, 3, 4}); }));  // more than kMaxDims = 8
+  EXPECT_TRUE(throws_with<ts::ShapeError>([&] {
+    a.reshape({1, 1, 1, 1, 1, 1, 1, 2, 3, 4});
+  }));  // more than kMaxDims = 8
   const auto empty = ts::Tensor<T>::zeros({0, 3}, this->device());
   EXPECT_TRUE(throws_with<ts::ShapeError>([&] { empty.reshape({-1, 0}); }));  // ambiguous
 }
@@ -242,8 +250,8 @@ TYPED_TEST(TensorViews, SliceWithNegativeBoundsClamps) {
   struct Bounds {
     std::int64_t start, stop, step;
   };
-  const Bounds bounds[] = {{-3, 100, 1}, {-100, 3, 1}, {2, -1, 1}, {-5, -2, 2}, {1, 100, 3},
-                           {5, 2, 1},    {-1, -3, 1},  {100, 200, 1}, {0, 0, 1}, {-200, -100, 1}};
+  const Bounds bounds[] = {{-3, 100, 1}, {-100, 3, 1}, {2, -1, 1},    {-5, -2, 2}, {1, 100, 3},
+                           {5, 2, 1},    {-1, -3, 1},  {100, 200, 1}, {0, 0, 1},   {-200, -100, 1}};
   for (const auto& s : all_layouts(values, {rows, cols}, this->device())) {
     for (int dim = 0; dim < 2; ++dim) {
       for (const auto& b : bounds) {
@@ -278,8 +286,8 @@ TYPED_TEST(TensorViews, SliceWithAHugeStepTakesOnlyTheFirstElement) {
     EXPECT_TRUE(tensor_matches(cols, {8, 1}, pick(values, 8, 5, 1, {0})));
     EXPECT_TRUE(tensor_matches(s.view.slice(-1, kMin, kMax), {8, 5}, values));
     EXPECT_TRUE(tensor_matches(s.view.slice(0, kMin, kMin), {0, 5}, {}));
-    EXPECT_TRUE(tensor_matches(s.view.slice(1, 3, kMax, kMax / 2), {8, 1},
-                               pick(values, 8, 5, 1, {3})));
+    EXPECT_TRUE(
+        tensor_matches(s.view.slice(1, 3, kMax, kMax / 2), {8, 1}, pick(values, 8, 5, 1, {3})));
   }
 }
 
@@ -328,8 +336,8 @@ TYPED_TEST(TensorViews, TransposeSwapsDimensions) {
   const auto values = iota_values<T>(24);
   for (const auto& s : all_layouts(values, {2, 3, 4}, this->device())) {
     SCOPED_TRACE(s.name);
-    for (const auto& [d0, d1] : {std::pair{0, 2}, std::pair{-1, 0}, std::pair{1, 2},
-                                 std::pair{1, 1}, std::pair{-2, -3}}) {
+    for (const auto& [d0, d1] :
+         {std::pair{0, 2}, std::pair{-1, 0}, std::pair{1, 2}, std::pair{1, 1}, std::pair{-2, -3}}) {
       const auto t = s.view.transpose(d0, d1);
       const int a = (d0 + 3) % 3, b = (d1 + 3) % 3;
       std::vector<std::int64_t> shape{2, 3, 4};
@@ -341,7 +349,8 @@ TYPED_TEST(TensorViews, TransposeSwapsDimensions) {
           for (idx[2] = 0; idx[2] < shape[2]; ++idx[2]) {
             std::int64_t src[3] = {idx[0], idx[1], idx[2]};
             std::swap(src[a], src[b]);
-            expected.push_back(values[static_cast<std::size_t>((src[0] * 3 + src[1]) * 4 + src[2])]);
+            expected.push_back(
+                values[static_cast<std::size_t>((src[0] * 3 + src[1]) * 4 + src[2])]);
           }
       EXPECT_TRUE(tensor_matches(t, ts::Shape(shape), expected)) << d0 << ", " << d1;
       EXPECT_EQ(t.storage().data(), s.base.storage().data());
@@ -367,7 +376,8 @@ TYPED_TEST(TensorViews, WritingThroughAViewChangesOnlyItsElementsOfTheBase) {
     const auto fresh = other_values<T>(n);
     view = ts::cast<T>(ts::Tensor<T>::from_vector(fresh, view.shape(), dev));
     auto expected = iota_values<T>(20);
-    for (std::size_t k = 0; k < covered.size(); ++k) expected[static_cast<std::size_t>(covered[k])] = fresh[k];
+    for (std::size_t k = 0; k < covered.size(); ++k)
+      expected[static_cast<std::size_t>(covered[k])] = fresh[k];
     EXPECT_TRUE(tensor_matches(base, {4, 5}, expected));
     EXPECT_TRUE(tensor_matches(view, view_of(which, positions).shape(), fresh));
   }
@@ -414,9 +424,8 @@ TYPED_TEST(TensorCast, ConvertsToEveryDtypeLikeStaticCast) {
       SCOPED_TRACE(testing::Message() << s.name << " -> " << ts::dtype_name(ts::dtype_v<U>));
       const ts::Tensor<U> c = s.view.template cast<U>();
       EXPECT_EQ(c.device(), this->device());
-      EXPECT_TRUE(tensor_matches(c, {3, 4}, tessera_test::ref_unary<U>(values, [](T x) {
-                                   return static_cast<U>(x);
-                                 })));
+      EXPECT_TRUE(tensor_matches(
+          c, {3, 4}, tessera_test::ref_unary<U>(values, [](T x) { return static_cast<U>(x); })));
     });
   }
 }

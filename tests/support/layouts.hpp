@@ -42,8 +42,8 @@ struct Strided {
 };
 
 inline LayoutSpec contiguous_layout(std::size_t ndim) {
-  LayoutSpec s{"contiguous", {}, std::vector<std::int64_t>(ndim, 1),
-               std::vector<std::int64_t>(ndim, 0)};
+  LayoutSpec s{
+      "contiguous", {}, std::vector<std::int64_t>(ndim, 1), std::vector<std::int64_t>(ndim, 0)};
   for (std::size_t d = 0; d < ndim; ++d) s.perm.push_back(static_cast<int>(d));
   return s;
 }

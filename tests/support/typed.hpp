@@ -28,8 +28,8 @@ namespace tessera_test {
 namespace ts = tessera;
 
 /// The element types of tessera, named once (same order as TESSERA_FOR_EACH_DTYPE).
-using DTypes = std::tuple<bool, std::uint8_t, std::int8_t, std::int16_t, std::int32_t,
-                          std::int64_t, float, double>;
+using DTypes = std::tuple<bool, std::uint8_t, std::int8_t, std::int16_t, std::int32_t, std::int64_t,
+                          float, double>;
 
 /// Device kinds a case runs on (the device itself is chosen at run time).
 struct OnCpu {
@@ -141,10 +141,10 @@ inline std::vector<ts::Device> available_devices() {
 }  // namespace tessera_test
 
 /// Skips the current test (GTEST_SKIP with the reason) when `device` is not usable here.
-#define TESSERA_SKIP_IF_UNAVAILABLE(device)                                           \
-  do {                                                                                \
+#define TESSERA_SKIP_IF_UNAVAILABLE(device)                                              \
+  do {                                                                                   \
     const std::string tessera_skip_reason_ = ::tessera_test::unavailable_reason(device); \
-    if (!tessera_skip_reason_.empty()) GTEST_SKIP() << tessera_skip_reason_;          \
+    if (!tessera_skip_reason_.empty()) GTEST_SKIP() << tessera_skip_reason_;             \
   } while (0)
 
 namespace tessera_test {
@@ -171,7 +171,6 @@ inline std::string device_param_name(const ::testing::TestParamInfo<ts::Device>&
 }  // namespace tessera_test
 
 /// Instantiates a `TEST_P` suite derived from OnEachDevice for cpu and cuda:0.
-#define TESSERA_INSTANTIATE_ON_EACH_DEVICE(Suite)                                    \
-  INSTANTIATE_TEST_SUITE_P(Devices, Suite,                                           \
-                           ::testing::ValuesIn(::tessera_test::all_devices()),        \
+#define TESSERA_INSTANTIATE_ON_EACH_DEVICE(Suite)                                              \
+  INSTANTIATE_TEST_SUITE_P(Devices, Suite, ::testing::ValuesIn(::tessera_test::all_devices()), \
                            ::tessera_test::device_param_name)
