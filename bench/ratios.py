@@ -4,8 +4,9 @@
 Reads Google Benchmark JSON (--benchmark_format=json or --benchmark_out=FILE) whose benchmark
 names read "<case>/<peer>/<size>[/...]", e.g. "BM_FusedExpr/tessera/1000000/real_time".
 A ratio is tessera time / peer time: below 1 tessera is faster, above 1 it is slower.
-Given several files (repeated runs), each benchmark keeps its fastest time, which filters out
-noise from other processes; with --benchmark_repetitions the median aggregate is used.
+Each benchmark keeps its fastest time over all repetitions (--benchmark_repetitions) and all
+files given (repeated runs): on a shared machine the fastest run is the one least disturbed by
+other processes.
 
     build/bench/bench_expr --benchmark_out=run1.json --benchmark_out_format=json
     python3 bench/ratios.py run1.json [run2.json ...] [--baseline tessera] [--time cpu]
@@ -26,13 +27,9 @@ def load_times(paths, field="real_time"):
     for path in paths:
         with open(path, encoding="utf-8") if path != "-" else sys.stdin as f:
             data = json.load(f)
-        has_median = any(b.get("aggregate_name") == "median" for b in data["benchmarks"])
         for bench in data["benchmarks"]:
-            if bench.get("error_occurred"):
-                continue
-            if has_median and bench.get("aggregate_name") != "median":
-                continue
-            if not has_median and bench.get("run_type") == "aggregate":
+            # Every repetition counts; aggregates (mean, median, stddev) are derived, skip them.
+            if bench.get("error_occurred") or bench.get("run_type") == "aggregate":
                 continue
             parts = bench.get("run_name", bench["name"]).split("/")
             if len(parts) < 3:

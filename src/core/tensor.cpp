@@ -63,25 +63,6 @@ T read_element(const T* ptr, Device device) {
   return value;
 }
 
-template <class T>
-struct ArangeKernel {
-  using value_type = T;
-  // Floating ranges compute start + i * step in double (as PyTorch). Integers compute it modulo
-  // 2^64: every element is in range, but i * step alone may not be (arange(INT_MIN, INT_MAX,
-  // 2^30)), and signed overflow would be undefined behaviour.
-  using acc_type = std::conditional_t<std::is_floating_point_v<T>, double, T>;
-  acc_type start;
-  acc_type step;
-  T linear(std::int64_t i) const {
-    if constexpr (std::is_floating_point_v<T>) {
-      return static_cast<T>(start + static_cast<double>(i) * step);
-    } else {
-      return static_cast<T>(static_cast<std::uint64_t>(start) +
-                            static_cast<std::uint64_t>(i) * static_cast<std::uint64_t>(step));
-    }
-  }
-  T at(const std::int64_t* index) const { return linear(index[0]); }
-};
 
 }  // namespace
 
@@ -159,7 +140,7 @@ Tensor<T> Tensor<T>::arange(T start, T stop, T step, Device device) {
   auto out = empty(Shape{n}, device);
   if (n == 0) return out;
   if (device.is_cpu()) {
-    using K = ArangeKernel<T>;
+    using K = detail::ArangeKernel<T>;
     detail::HostExecutor::run(
         out.view(),
         K{static_cast<typename K::acc_type>(start), static_cast<typename K::acc_type>(step)}, true);

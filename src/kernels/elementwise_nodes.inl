@@ -71,17 +71,6 @@ struct WhereNodeKernel {
   TESSERA_HD T linear(std::int64_t i) const { return cond.linear(i) ? a.linear(i) : b.linear(i); }
 };
 
-template <class T>
-struct ArangeNodeKernel {
-  using value_type = T;
-  using acc_type = std::conditional_t<std::is_floating_point_v<T>, double, T>;
-  acc_type start;
-  acc_type step;
-  TESSERA_HD T linear(std::int64_t i) const {
-    return static_cast<T>(start + static_cast<acc_type>(i) * step);
-  }
-  TESSERA_HD T at(const std::int64_t* index) const { return linear(index[0]); }
-};
 
 /// True when the operand can be read with the output's linear index.
 template <class T, class U>
@@ -129,7 +118,7 @@ void run_convert(const Executor& ex, const Operand<From>& a, const TensorView<To
 
 template <class Executor, class T>
 void run_arange(const Executor& ex, T start, T step, const TensorView<T>& out) {
-  using K = ArangeNodeKernel<T>;
+  using K = ArangeKernel<T>;
   ex.run(out, K{static_cast<typename K::acc_type>(start), static_cast<typename K::acc_type>(step)},
          true);
 }

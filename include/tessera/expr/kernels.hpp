@@ -5,6 +5,7 @@
 /// layout) or `linear(i)` (when every operand is contiguous and of the output's shape).
 
 #include <cstdint>
+#include <type_traits>
 
 #include "tessera/core/macros.hpp"
 #include "tessera/core/shape.hpp"
@@ -84,6 +85,26 @@ struct CastKernel {
   A a;
   TESSERA_HD U at(const std::int64_t* index) const { return static_cast<U>(a.at(index)); }
   TESSERA_HD U linear(std::int64_t i) const { return static_cast<U>(a.linear(i)); }
+};
+
+/// start + i * step (arange). Floating ranges compute in double (as PyTorch). Integers compute
+/// modulo 2^64: every element is in range, but i * step alone may not be
+/// (arange(INT_MIN, INT_MAX, 2^30)), and signed overflow would be undefined behaviour.
+template <class T>
+struct ArangeKernel {
+  using value_type = T;
+  using acc_type = std::conditional_t<std::is_floating_point_v<T>, double, T>;
+  acc_type start;
+  acc_type step;
+  TESSERA_HD T linear(std::int64_t i) const {
+    if constexpr (std::is_floating_point_v<T>) {
+      return static_cast<T>(start + static_cast<double>(i) * step);
+    } else {
+      return static_cast<T>(static_cast<std::uint64_t>(start) +
+                            static_cast<std::uint64_t>(i) * static_cast<std::uint64_t>(step));
+    }
+  }
+  TESSERA_HD T at(const std::int64_t* index) const { return linear(index[0]); }
 };
 
 }  // namespace tessera::detail
