@@ -63,7 +63,6 @@ T read_element(const T* ptr, Device device) {
   return value;
 }
 
-
 }  // namespace
 
 template <class T>
