@@ -14,11 +14,11 @@ double fused_sum(const ts::Tensor<float>& a);  // fused.cu, compiled by nvcc
 
 int main() {
   auto a = ts::tensor<float>({{1, 2, 3}, {4, 5, 6}});
-  auto row = ts::Tensor<float>::arange(0.0f, 3.0f);         // [0, 1, 2], broadcast over rows
-  ts::Tensor<float> c = a * 2.0f + row;                      // one fused pass
+  auto row = ts::Tensor<float>::arange(0.0f, 3.0f);  // [0, 1, 2], broadcast over rows
+  ts::Tensor<float> c = a * 2.0f + row;              // one fused pass
   ts::Tensor<bool> big = c > 7.0f;
   const float total = ts::sum(c);
-  const auto n_big = ts::sum(big);                           // int64, as PyTorch
+  const auto n_big = ts::sum(big);  // int64, as PyTorch
 
   std::cout << "tessera " << TESSERA_VERSION_MAJOR << '.' << TESSERA_VERSION_MINOR << '.'
             << TESSERA_VERSION_PATCH << " (CUDA backend: " << TESSERA_WITH_CUDA

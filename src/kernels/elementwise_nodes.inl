@@ -71,7 +71,6 @@ struct WhereNodeKernel {
   TESSERA_HD T linear(std::int64_t i) const { return cond.linear(i) ? a.linear(i) : b.linear(i); }
 };
 
-
 /// True when the operand can be read with the output's linear index.
 template <class T, class U>
 bool reads_linearly(const Operand<T>& op, const TensorView<U>& out) {

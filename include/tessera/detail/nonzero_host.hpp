@@ -116,12 +116,15 @@ std::int64_t nonzero_write_run(const K& k, bool linear, std::int64_t* index, int
 
 template <bool Dense, class K>
 std::int64_t nonzero_write_run_any_rank(const K& k, bool linear, std::int64_t* index, int last,
-                                        std::int64_t first, std::int64_t end,
-                                        std::int64_t column, NonzeroRows rows) {
+                                        std::int64_t first, std::int64_t end, std::int64_t column,
+                                        NonzeroRows rows) {
   switch (last) {
-    case 0: return nonzero_write_run<Dense, 1>(k, linear, index, last, first, end, column, rows);
-    case 1: return nonzero_write_run<Dense, 2>(k, linear, index, last, first, end, column, rows);
-    case 2: return nonzero_write_run<Dense, 3>(k, linear, index, last, first, end, column, rows);
+    case 0:
+      return nonzero_write_run<Dense, 1>(k, linear, index, last, first, end, column, rows);
+    case 1:
+      return nonzero_write_run<Dense, 2>(k, linear, index, last, first, end, column, rows);
+    case 2:
+      return nonzero_write_run<Dense, 3>(k, linear, index, last, first, end, column, rows);
     default:
       return nonzero_write_run<Dense, 0>(k, linear, index, last, first, end, column, rows);
   }
