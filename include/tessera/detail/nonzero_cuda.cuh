@@ -15,7 +15,6 @@
 #include <cub/device/device_select.cuh>
 
 #include "tessera/expr/cuda_executor.cuh"
-#include "tessera/expr/reduce.hpp"
 
 namespace tessera::detail {
 
@@ -55,10 +54,17 @@ struct NonzeroRowWriter {
   }
 };
 
+// Not reduce.hpp's PlusCombine: this header can be reached while reduce.hpp is still being
+// included (include cycles through evaluate.hpp), so it depends on nothing defined there.
+struct NonzeroCountPlus {
+  TESSERA_HD std::int64_t operator()(std::int64_t a, std::int64_t b) const { return a + b; }
+};
+
 template <class K>
 std::int64_t nonzero_count_cuda(int device, const K& k, const Extents& extents, bool linear) {
-  return CudaExecutor{device}.reduce<std::int64_t>(
-      extents, NonzeroCountInput<K>{{k, extents, linear}}, linear, std::int64_t{0}, PlusCombine{});
+  return CudaExecutor{device}.reduce<std::int64_t>(extents,
+                                                   NonzeroCountInput<K>{{k, extents, linear}},
+                                                   linear, std::int64_t{0}, NonzeroCountPlus{});
 }
 
 /// Queues the compaction on the device's stream; does not wait for it.

@@ -1,9 +1,11 @@
 // nonzero's CUDA kernels instantiated over plain tensors of every dtype, for host-compiled
 // callers (nvcc-compiled callers instantiate them on their own expressions).
 
+// tensor.hpp first, in its own block: it pulls in the expression machinery in dependency order.
+#include "tessera/tensor.hpp"
+
 #include "tessera/detail/nonzero_cuda.cuh"
 #include "tessera/ops/nonzero.hpp"
-#include "tessera/tensor.hpp"  // first: Tensor, then the expression machinery and ops
 
 namespace tessera::detail::cuda_ops {
 
