@@ -143,7 +143,7 @@ TYPED_TEST(TensorFactories, EmptyHasShapeDeviceAndContiguousStrides) {
   EXPECT_EQ(e.strides(), (ts::Shape{12, 4, 1}));
   EXPECT_EQ(e.device(), this->device());
   EXPECT_EQ(e.numel(), 24);
-  EXPECT_EQ(e.to_vector().size(), 24u);
+  // Its values are indeterminate (not even valid bools), so they are never read here.
 }
 
 TYPED_TEST(TensorFactories, DefaultDeviceIsCpu) {

@@ -5,6 +5,7 @@
 #include "tessera/core/cuda_runtime.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/ops/nonzero.hpp"
+#include "tessera/ops/searchsorted.hpp"
 #include "tessera/tensor.hpp"  // first: defines Tensor, then the expression machinery
 
 namespace tessera::detail {
@@ -86,6 +87,13 @@ void nonzero_write(int, const TensorView<T>&, const TensorView<std::int64_t>&, s
                                  std::int64_t);
 TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_NONZERO)
 #undef TESSERA_INSTANTIATE_NONZERO
+
+template <class C, class Index>
+void searchsorted(int, const SearchRows<C>&, const TensorView<C>&, std::int64_t, bool,
+                  const TensorView<Index>&) {
+  unavailable("searchsorted");
+}
+TESSERA_FOR_EACH_NUMERIC_DTYPE(TESSERA_INSTANTIATE_SEARCHSORTED_CUDA)
 }  // namespace cuda_ops
 
 }  // namespace tessera::detail

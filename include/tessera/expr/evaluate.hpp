@@ -99,4 +99,6 @@ Tensor<typename E::value_type> eval(const E& expression) {
 }  // namespace tessera
 
 #include "tessera/expr/reduce.hpp"
-#include "tessera/ops/nonzero.hpp"  // defines the operation members of Expr
+// The operations define the operation members of Expr.
+#include "tessera/ops/nonzero.hpp"
+#include "tessera/ops/searchsorted.hpp"

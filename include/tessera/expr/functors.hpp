@@ -25,6 +25,21 @@ TESSERA_HD constexpr bool is_nan(T x) {
   }
 }
 
+// Integer arithmetic wraps (two's complement), as PyTorch's does. Signed overflow is undefined in
+// C++, so integers compute in the unsigned type of their promoted type (int16 in unsigned int, not
+// unsigned short, which would promote back to int and overflow) and convert back, which is
+// modular since C++20.
+template <class T>
+using wrap_t = std::make_unsigned_t<decltype(+T())>;
+template <class T, class F>
+TESSERA_HD constexpr T wrapping(T a, T b, F f) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    return static_cast<T>(f(static_cast<wrap_t<T>>(a), static_cast<wrap_t<T>>(b)));
+  } else {
+    return static_cast<T>(f(a, b));
+  }
+}
+
 namespace ops {
 // Arithmetic on bool and small integers happens in int (C++ promotion); the cast returns to T.
 struct Neg {
@@ -32,10 +47,11 @@ struct Neg {
   static constexpr const char* name = "neg";
   template <class T>
   TESSERA_HD static T apply(T a) {
-    if constexpr (std::is_unsigned_v<T>) {
-      return static_cast<T>(0u - a);  // wraps, as PyTorch's uint8
+    if constexpr (std::is_integral_v<T>) {
+      // Wraps, as PyTorch: -uint8(1) == 255, -INT_MIN == INT_MIN.
+      return wrapping(T(0), a, [](auto x, auto y) { return x - y; });
     } else {
-      return static_cast<T>(-a);
+      return -a;
     }
   }
 };
@@ -49,7 +65,7 @@ struct Abs {
     } else if constexpr (std::is_floating_point_v<T>) {
       return std::fabs(a);
     } else {
-      return static_cast<T>(a < 0 ? T(0) - a : a);
+      return a < 0 ? Neg::apply(a) : a;  // abs(MIN) wraps to MIN, as PyTorch
     }
   }
 };
@@ -94,7 +110,7 @@ struct Add {
     if constexpr (std::is_same_v<T, bool>) {
       return a || b;  // PyTorch: bool + bool is logical or
     } else {
-      return static_cast<T>(a + b);
+      return wrapping(a, b, [](auto x, auto y) { return x + y; });
     }
   }
 };
@@ -103,7 +119,7 @@ struct Sub {
   static constexpr const char* name = "sub";
   template <class T>
   TESSERA_HD static T apply(T a, T b) {
-    return static_cast<T>(a - b);
+    return wrapping(a, b, [](auto x, auto y) { return x - y; });
   }
 };
 struct Mul {
@@ -114,7 +130,7 @@ struct Mul {
     if constexpr (std::is_same_v<T, bool>) {
       return a && b;
     } else {
-      return static_cast<T>(a * b);
+      return wrapping(a, b, [](auto x, auto y) { return x * y; });
     }
   }
 };
@@ -130,7 +146,7 @@ struct Div {
       // INT_MIN / -1 wraps, so no input can crash a kernel.
       if (b == T(0)) return T(0);
       if constexpr (std::is_signed_v<T>) {
-        if (b == T(-1)) return static_cast<T>(T(0) - a);
+        if (b == T(-1)) return Neg::apply(a);
       }
       return static_cast<T>(a / b);
     }

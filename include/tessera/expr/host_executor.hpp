@@ -5,10 +5,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
-#include <thrust/transform_reduce.h>
 
 #include "tessera/config.hpp"
 #include "tessera/core/tensor_view.hpp"
@@ -136,9 +136,15 @@ struct HostExecutor {
       return acc;
     };
     if (blocks <= 1) return blocks == 1 ? block_value(0) : init;
-    return thrust::transform_reduce(host_policy(), thrust::counting_iterator<std::int64_t>(0),
-                                    thrust::counting_iterator<std::int64_t>(blocks), block_value,
-                                    init, combine);
+    // One partial per block, combined in block order: the result does not depend on the thread
+    // count (thrust::transform_reduce's OMP backend splits by thread and binds a null policy
+    // reference, which UBSan reports).
+    const auto partials = std::make_unique<Acc[]>(static_cast<std::size_t>(blocks));
+    Acc* const slots = partials.get();
+    host_parallel_for(blocks, [slots, block_value](std::int64_t b) { slots[b] = block_value(b); });
+    Acc acc = init;
+    for (std::int64_t b = 0; b < blocks; ++b) acc = combine(acc, slots[b]);
+    return acc;
   }
 };
 

@@ -1,0 +1,132 @@
+#pragma once
+/// @file searchsorted_host.hpp
+/// The host searchsorted kernel. The values are cut into blocks (one task each, both cores);
+/// a block first evaluates its values (a tensor or any expression, read in place), then
+/// searches them row segment by row segment with the fastest search that is exact there:
+/// - a sorted run of values merges into the row (gallop from the previous answer);
+/// - otherwise groups of 16 branch-free searches run interleaved, overlapping their misses;
+/// - rows ending in NaN, strided rows and sorters take PyTorch's own probe order.
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+#include "tessera/core/tensor_view.hpp"
+#include "tessera/detail/search_kernels.hpp"
+#include "tessera/expr/functors.hpp"
+#include "tessera/expr/host_executor.hpp"
+
+namespace tessera::detail {
+
+/// Values per task: small enough that the values and answers of a block stay in L1/L2, large
+/// enough that a sorted run amortises its first full search.
+inline constexpr std::int64_t kSearchBlock = 2048;
+/// Searches interleaved per group.
+inline constexpr int kSearchGroup = 16;
+
+/// True when v[0] <= v[1] <= ... (NaN anywhere makes it false).
+template <class C>
+bool is_sorted_run(const C* v, std::int64_t count) {
+  for (std::int64_t k = 1; k < count; ++k) {
+    if (!(v[k - 1] <= v[k])) return false;
+  }
+  return true;
+}
+
+/// Answers `count` values against one contiguous, monotone row.
+template <bool Right, class C>
+void search_contiguous_row(const C* row, std::int64_t length, const C* values,
+                           std::int64_t count, std::int64_t* result) {
+  if (count >= 8 && is_sorted_run(values, count)) {
+    std::int64_t at = branchless_search<Right>(row, length, values[0]);
+    result[0] = at;
+    for (std::int64_t k = 1; k < count; ++k) {
+      at = gallop_search<Right>(row, length, at, values[k]);
+      result[k] = at;
+    }
+    return;
+  }
+  std::int64_t k = 0;
+  for (; k + kSearchGroup <= count; k += kSearchGroup) {
+    branchless_search_group<Right, kSearchGroup>(row, length, values + k, result + k);
+  }
+  for (; k < count; ++k) result[k] = branchless_search<Right>(row, length, values[k]);
+}
+
+/// Answers the values [first, first + count) of row r.
+template <bool Right, class C, class S>
+void search_segment(const SearchRows<S>& rows, std::int64_t r, const C* values, std::int64_t count,
+                    std::int64_t* result) {
+  if (rows.length == 0) {
+    std::fill(result, result + count, std::int64_t{0});
+    return;
+  }
+  if constexpr (std::is_same_v<S, C>) {
+    if (rows.sorter == nullptr && rows.stride == 1) {
+      std::int64_t offset = 0;
+      std::int64_t unused = 0;
+      rows.row_offsets(r, offset, unused);
+      const C* row = rows.data + offset;
+      // A NaN at the end makes the row non-monotone under PyTorch's test: keep its probe order.
+      if (!is_nan(row[rows.length - 1])) {
+        search_contiguous_row<Right>(row, rows.length, values, count, result);
+        return;
+      }
+    }
+  }
+  for (std::int64_t k = 0; k < count; ++k) result[k] = search_row<Right>(rows, r, values[k]);
+}
+
+/// out[i] = searchsorted(rows, C(values(i))) for every element i of `extents` (the values'
+/// shape). `per_row` is the values' last extent when the sequence is n-d.
+template <bool Right, class C, class S, class K, class Index>
+void searchsorted_host(const SearchRows<S>& rows, const K& values, const Extents& extents,
+                       bool linear, std::int64_t per_row, const TensorView<Index>& out) {
+  const std::int64_t n = extents.numel();
+  if (n == 0) return;
+  const std::int64_t blocks = (n + kSearchBlock - 1) / kSearchBlock;
+  const bool out_linear = out.is_contiguous();
+  host_parallel_for(blocks, [&](std::int64_t b) {
+    const std::int64_t begin = b * kSearchBlock;
+    const std::int64_t end = std::min(n, begin + kSearchBlock);
+    const std::int64_t count = end - begin;
+    C v[kSearchBlock];
+    std::int64_t result[kSearchBlock];
+    if (linear) {
+      for (std::int64_t i = 0; i < count; ++i) v[i] = static_cast<C>(values.linear(begin + i));
+    } else {
+      std::int64_t index[kMaxDims] = {};
+      extents.unravel(begin, index);
+      for (std::int64_t i = 0; i < count; ++i) {
+        v[i] = static_cast<C>(values.at(index));
+        extents.increment(index);
+      }
+    }
+    if (rows.lead_ndim == 0) {
+      search_segment<Right>(rows, 0, v, count, result);
+    } else {
+      for (std::int64_t i = begin; i < end;) {
+        const std::int64_t r = i / per_row;
+        const std::int64_t stop = std::min(end, (r + 1) * per_row);
+        search_segment<Right>(rows, r, v + (i - begin), stop - i, result + (i - begin));
+        i = stop;
+      }
+    }
+    if (out_linear) {
+      for (std::int64_t i = 0; i < count; ++i) {
+        out.data[begin + i] = static_cast<Index>(result[i]);
+      }
+    } else {
+      std::int64_t index[kMaxDims] = {};
+      extents.unravel(begin, index);
+      for (std::int64_t i = 0; i < count; ++i) {
+        std::int64_t offset = 0;
+        for (int d = 0; d < out.ndim; ++d) offset += index[d] * out.strides[d];
+        out.data[offset] = static_cast<Index>(result[i]);
+        extents.increment(index);
+      }
+    }
+  });
+}
+
+}  // namespace tessera::detail

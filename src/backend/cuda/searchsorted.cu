@@ -1,0 +1,26 @@
+// searchsorted's CUDA kernel instantiated for host-compiled callers: rows and values already
+// in the compare type C, answers as int32 or int64 (nvcc-compiled callers instantiate the same
+// kernel on their own value expressions).
+
+// tensor.hpp first, in its own block: it pulls in the expression machinery in dependency order.
+#include "tessera/tensor.hpp"
+
+#include "tessera/detail/searchsorted_cuda.cuh"
+#include "tessera/ops/searchsorted.hpp"
+
+namespace tessera::detail::cuda_ops {
+
+template <class C, class Index>
+void searchsorted(int device, const SearchRows<C>& rows, const TensorView<C>& values,
+                  std::int64_t per_row, bool right, const TensorView<Index>& out) {
+  LeafKernel<C> k{values.data, values.ndim, {}};
+  for (int d = 0; d < values.ndim; ++d) k.strides[d] = values.strides[d];
+  Extents extents;
+  extents.ndim = values.ndim;
+  for (int d = 0; d < values.ndim; ++d) extents.shape[d] = values.shape[d];
+  searchsorted_cuda<C>(device, rows, k, extents, values.is_contiguous(), per_row, right, out);
+}
+
+TESSERA_FOR_EACH_NUMERIC_DTYPE(TESSERA_INSTANTIATE_SEARCHSORTED_CUDA)
+
+}  // namespace tessera::detail::cuda_ops
