@@ -68,3 +68,17 @@ TEST(CudaFused, AliasedAssignmentIsSafe) {
   da = da.transpose(0, 1) + da;
   EXPECT_EQ(da.to_vector(), ts::eval(a.transpose(0, 1) + a).to_vector());
 }
+
+TEST(CudaFused, SearchAndNonzeroReadExpressionsInTheKernel) {
+  REQUIRE_GPU();
+  const auto a = sample({1000, 37}, 0.125f);
+  const auto da = a.to(ts::Device::cuda());
+  const auto seq = ts::tensor<float>({-4, -1, 0, 0.5f, 2, 3.5f, 7});
+  const auto dseq = seq.to(ts::Device::cuda());
+  EXPECT_EQ(dseq.searchsorted(da * 2.0f).to_vector(), seq.searchsorted(a * 2.0f).to_vector());
+  EXPECT_EQ(dseq.searchsorted<std::int32_t>(da.transpose(0, 1), {.right = true}).to_vector(),
+            seq.searchsorted<std::int32_t>(a.transpose(0, 1), {.right = true}).to_vector());
+  EXPECT_EQ((da - 1.0f).bucketize(dseq, true).to_vector(),
+            (a - 1.0f).bucketize(seq, true).to_vector());
+  EXPECT_EQ((da > 0.5f).nonzero().to_vector(), (a > 0.5f).nonzero().to_vector());
+}
