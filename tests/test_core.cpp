@@ -63,3 +63,27 @@ TEST(Error, HierarchyDerivesFromRuntimeError) {
   static_assert(std::is_base_of_v<ts::Error, ts::ValueError>);
   static_assert(std::is_base_of_v<ts::Error, ts::DeviceError>);
 }
+
+TEST(HostBlockCache, ReusesFreedLargeBlocksAndEmptiesOnRequest) {
+  tessera::empty_cache();
+  const void* first = nullptr;
+  const auto before = tessera::memory_stats(tessera::Device::cpu()).current_bytes;
+  {
+    const auto a = tessera::Tensor<float>::empty({1 << 20});  // 4 MiB
+    first = a.data();
+  }
+  EXPECT_EQ(tessera::memory_stats(tessera::Device::cpu()).current_bytes, before);
+  if (tessera::cached_memory() == 0) {
+    GTEST_SKIP() << "host block cache off (AddressSanitizer or TESSERA_HOST_CACHE_BYTES=0)";
+  }
+  EXPECT_GE(tessera::cached_memory(), std::size_t{4} << 20);
+  {
+    const auto b = tessera::Tensor<float>::empty({1 << 20});
+    EXPECT_EQ(b.data(), first);  // the same pages, already mapped
+    EXPECT_EQ(tessera::cached_memory(), 0u);
+    const auto small = tessera::Tensor<float>::empty({1000});
+    (void)small;
+  }
+  EXPECT_GE(tessera::empty_cache(), std::size_t{4} << 20);  // small blocks are never cached
+  EXPECT_EQ(tessera::cached_memory(), 0u);
+}

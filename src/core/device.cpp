@@ -22,4 +22,8 @@ int cuda_device_count() { return detail::cuda::device_count(); }
 
 bool cuda_available() { return cuda_device_count() > 0; }
 
+void synchronize(Device device) {
+  if (device.is_cuda()) detail::cuda::synchronize(device.index());
+}
+
 }  // namespace tessera

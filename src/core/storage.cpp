@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <new>
 
+#include "host_block_cache.hpp"
 #include "tessera/core/cuda_runtime.hpp"
 #include "tessera/core/error.hpp"
 
@@ -39,15 +40,19 @@ void record_release(Device device, std::size_t nbytes) { counters(device).curren
 std::shared_ptr<void> allocate_host(std::size_t nbytes) {
   // aligned_alloc wants a multiple of the alignment; a zero-byte tensor still gets a real
   // (never dereferenced) allocation so that views of it compare by address.
+  auto& cache = detail::HostBlockCache::instance();
   const std::size_t rounded = ((nbytes + kHostAlignment - 1) / kHostAlignment) * kHostAlignment;
-  void* p = std::aligned_alloc(kHostAlignment, rounded == 0 ? kHostAlignment : rounded);
+  const std::size_t size = detail::HostBlockCache::block_size(rounded == 0 ? kHostAlignment : rounded);
+  void* p = cache.take(size);
+  if (p == nullptr) p = std::aligned_alloc(kHostAlignment, size);
+  if (p == nullptr && cache.release_all() > 0) p = std::aligned_alloc(kHostAlignment, size);
   if (p == nullptr) {
     detail::raise<Error>("Storage::allocate", "out of host memory allocating ", nbytes, " bytes");
   }
   record_allocation(Device::cpu(), nbytes);
-  return std::shared_ptr<void>(p, [nbytes](void* q) {
-    std::free(q);
+  return std::shared_ptr<void>(p, [nbytes, size](void* q) {
     record_release(Device::cpu(), nbytes);
+    detail::HostBlockCache::instance().give(q, size);
   });
 }
 
@@ -73,6 +78,10 @@ MemoryStats memory_stats(Device device) {
   const auto& c = counters(device);
   return {c.current.load(), c.peak.load()};
 }
+
+std::size_t empty_cache() { return detail::HostBlockCache::instance().release_all(); }
+
+std::size_t cached_memory() { return detail::HostBlockCache::instance().cached_bytes(); }
 
 void reset_peak_memory_stats(Device device) {
   auto& c = counters(device);

@@ -48,4 +48,9 @@ bool cuda_available();
 /// Number of usable GPUs (0 without the CUDA backend or without a GPU).
 int cuda_device_count();
 
+/// Waits until every operation queued on `device` has finished (nothing to wait for on the
+/// CPU, whose operations finish before they return). Timing code needs it; results do not:
+/// reading a CUDA tensor on the host waits by itself.
+void synchronize(Device device);
+
 }  // namespace tessera

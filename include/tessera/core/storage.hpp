@@ -46,4 +46,13 @@ MemoryStats memory_stats(Device device);
 /// Restarts peak tracking on `device` from the current allocation.
 void reset_peak_memory_stats(Device device);
 
+/// Freed host blocks of 1 MiB or more are kept (up to TESSERA_HOST_CACHE_BYTES, 1 GiB by
+/// default) and reused by later allocations of the same rounded size, so loops over same-sized
+/// tensors do not fault in fresh pages every time (as PyTorch's CUDA caching allocator).
+/// empty_cache() returns them to the system and reports the bytes released (as
+/// `torch.cuda.empty_cache()`); an allocation that fails empties the cache and retries first.
+std::size_t empty_cache();
+/// Bytes of host memory held in that cache now (not counted by memory_stats).
+std::size_t cached_memory();
+
 }  // namespace tessera
