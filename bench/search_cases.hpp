@@ -16,10 +16,10 @@ namespace bench {
 
 struct SearchCase {
   const char* name;
-  std::int64_t rows;        ///< sequence rows (1: a 1-d sequence)
-  std::int64_t length;      ///< sequence elements per row
-  std::int64_t values;      ///< values per row (all values when rows == 1)
-  bool sorted_values;       ///< values sorted ascending (per row)
+  std::int64_t rows;    ///< sequence rows (1: a 1-d sequence)
+  std::int64_t length;  ///< sequence elements per row
+  std::int64_t values;  ///< values per row (all values when rows == 1)
+  bool sorted_values;   ///< values sorted ascending (per row)
 };
 
 /// The cases: N=1e3 / 1e6 sequences with 1e7 values, 1e7 sorted values, batched rows.

@@ -83,7 +83,8 @@ std::int64_t reference_search(const std::vector<C>& row, C v, bool right) {
 /// Reference searchsorted over row-major data (sequence rows of `length`, values rows of
 /// `per_row`; a 1-d sequence serves every value).
 template <class C, class S, class V>
-std::vector<std::int64_t> reference_searchsorted(const std::vector<S>& seq, const ts::Shape& seq_shape,
+std::vector<std::int64_t> reference_searchsorted(const std::vector<S>& seq,
+                                                 const ts::Shape& seq_shape,
                                                  const std::vector<V>& values,
                                                  const ts::Shape& values_shape, bool right) {
   const std::int64_t length = seq_shape.back();
@@ -93,13 +94,15 @@ std::vector<std::int64_t> reference_searchsorted(const std::vector<S>& seq, cons
   std::vector<std::vector<C>> rows(static_cast<std::size_t>(row_count));
   for (std::size_t r = 0; r < rows.size(); ++r) {
     for (std::int64_t j = 0; j < length; ++j) {
-      rows[r].push_back(static_cast<C>(seq[r * static_cast<std::size_t>(length) + static_cast<std::size_t>(j)]));
+      rows[r].push_back(
+          static_cast<C>(seq[r * static_cast<std::size_t>(length) + static_cast<std::size_t>(j)]));
     }
   }
   std::vector<std::int64_t> out;
   for (std::size_t i = 0; i < values.size(); ++i) {
-    const std::size_t r =
-        seq_shape.size() == 1 ? 0 : i / static_cast<std::size_t>(std::max<std::int64_t>(per_row, 1));
+    const std::size_t r = seq_shape.size() == 1
+                              ? 0
+                              : i / static_cast<std::size_t>(std::max<std::int64_t>(per_row, 1));
     out.push_back(reference_search(rows[r], static_cast<C>(values[i]), right));
   }
   return out;
@@ -293,14 +296,12 @@ TYPED_TEST(SearchsortedProperty, RandomShapesLayoutsAndSidesMatchReference) {
     for (const bool right : {false, true}) {
       const auto expected =
           reference_searchsorted<T>(seq_values, seq_shape, values, values_shape, right);
-      const auto seq =
-          tessera_test::make_strided(seq_values, seq_shape,
-                                     tessera_test::random_layout(seq_shape.size(), rng),
-                                     this->device(), tessera_test::sentinel_value<T>());
-      const auto v =
-          tessera_test::make_strided(values, values_shape,
-                                     tessera_test::random_layout(values_shape.size(), rng),
-                                     this->device(), tessera_test::sentinel_value<T>());
+      const auto seq = tessera_test::make_strided(
+          seq_values, seq_shape, tessera_test::random_layout(seq_shape.size(), rng), this->device(),
+          tessera_test::sentinel_value<T>());
+      const auto v = tessera_test::make_strided(
+          values, values_shape, tessera_test::random_layout(values_shape.size(), rng),
+          this->device(), tessera_test::sentinel_value<T>());
       SCOPED_TRACE(seq_shape.str() + " " + values_shape.str() + " " + seq.name + "/" + v.name +
                    (right ? " right" : " left"));
       const auto got = seq.view.searchsorted(v.view, {.right = right});
@@ -356,8 +357,7 @@ TYPED_TEST(SearchsortedProperty, SorterGivesTheSortedOrderIndex) {
   const auto values = tessera_test::random_values<T>(3 * 9, rng);
   const auto v = Tensor<T>::from_vector(values, {3, 9}, this->device());
   for (const auto& seq : tessera_test::all_layouts(raw, shape, this->device())) {
-    for (const auto& sorter :
-         tessera_test::all_layouts(order, shape, this->device())) {
+    for (const auto& sorter : tessera_test::all_layouts(order, shape, this->device())) {
       for (const bool right : {false, true}) {
         SCOPED_TRACE(seq.name + " / sorter " + sorter.name);
         EXPECT_EQ(seq.view.searchsorted(v, {.right = right, .sorter = sorter.view}).to_vector(),
@@ -374,8 +374,8 @@ TEST_P(SearchsortedOnDevice, ExpressionValuesEqualEvaluatedValues) {
   std::mt19937_64 rng(3);
   const auto seq_values = sorted_rows<float>(1, 200, rng, false);
   const auto seq = Tensor<float>::from_vector(seq_values, {200}, device());
-  const auto x = Tensor<float>::from_vector(tessera_test::random_values<float>(5000, rng), {50, 100},
-                                            device());
+  const auto x = Tensor<float>::from_vector(tessera_test::random_values<float>(5000, rng),
+                                            {50, 100}, device());
   const auto xi = Tensor<std::int32_t>::from_vector(
       tessera_test::random_values<std::int32_t>(5000, rng), {50, 100}, device());
   EXPECT_EQ(seq.searchsorted(x * 2.0f - 1.0f).to_vector(),
@@ -384,7 +384,8 @@ TEST_P(SearchsortedOnDevice, ExpressionValuesEqualEvaluatedValues) {
             seq.searchsorted(ts::eval(x.transpose(0, 1) * 0.5f), {.right = true}).to_vector());
   EXPECT_EQ((x + 1.0f).bucketize(seq).to_vector(), ts::eval(x + 1.0f).bucketize(seq).to_vector());
   // A sequence expression, and int32 values compared as float (the common type).
-  EXPECT_EQ((seq * 1.0f).searchsorted(xi).to_vector(), seq.searchsorted(xi.cast<float>()).to_vector());
+  EXPECT_EQ((seq * 1.0f).searchsorted(xi).to_vector(),
+            seq.searchsorted(xi.cast<float>()).to_vector());
   EXPECT_EQ(ts::bucketize(xi, seq).to_vector(), ts::bucketize(xi.cast<float>(), seq).to_vector());
 }
 
@@ -469,13 +470,15 @@ TEST_P(SearchsortedOnDevice, EveryErrorRuleLeavesInputsAndOutIntact) {
   intact();
 
   // Leading dims differ / rank differs.
-  msg = expect_throw<ts::ShapeError>(
-      [&] { seq.searchsorted_out(ts::tensor<float>({{1}, {2}, {3}}).to(device()), out); });
+  msg = expect_throw<ts::ShapeError>([&] {
+    seq.searchsorted_out(ts::tensor<float>({{1}, {2}, {3}}).to(device()), out);
+  });
   EXPECT_NE(msg.find("(2, 3)"), std::string::npos) << msg;
   EXPECT_NE(msg.find("(3, 1)"), std::string::npos) << msg;
   intact();
-  expect_throw<ts::ShapeError>(
-      [&] { seq.searchsorted_out(ts::tensor<float>({1, 2}).to(device()), out); });
+  expect_throw<ts::ShapeError>([&] {
+    seq.searchsorted_out(ts::tensor<float>({1, 2}).to(device()), out);
+  });
   intact();
   // 0-d sequence; scalar values with an n-d sequence.
   expect_throw<ts::ShapeError>(
@@ -496,8 +499,8 @@ TEST_P(SearchsortedOnDevice, EveryErrorRuleLeavesInputsAndOutIntact) {
   EXPECT_NE(msg.find("3"), std::string::npos) << msg;
   intact();
   expect_throw<ts::IndexError>([&] {
-    seq.searchsorted_out(values, out,
-                         {.sorter = ts::tensor<std::int64_t>({{0, -1, 2}, {2, 1, 0}}).to(device())});
+    seq.searchsorted_out(
+        values, out, {.sorter = ts::tensor<std::int64_t>({{0, -1, 2}, {2, 1, 0}}).to(device())});
   });
   intact();
   EXPECT_NO_THROW(seq.searchsorted(values, {.sorter = good_order}));
@@ -520,8 +523,9 @@ TEST(SearchsortedErrors, Int32ResultsNeedRowsShorterThanInt32Max) {
   // A row of INT32_MAX elements without the memory: a broadcast view would do, but tessera's
   // views always own real rows, so the rule is checked on the shape alone, before anything runs.
   EXPECT_NO_THROW(ts::detail::check_search_int32("searchsorted", ts::Shape{INT32_MAX - 1}));
-  const auto msg = expect_throw<ts::ValueError>(
-      [] { ts::detail::check_search_int32("searchsorted", ts::Shape{2, INT32_MAX}); });
+  const auto msg = expect_throw<ts::ValueError>([] {
+    ts::detail::check_search_int32("searchsorted", ts::Shape{2, INT32_MAX});
+  });
   EXPECT_NE(msg.find("2147483647"), std::string::npos) << msg;
 }
 

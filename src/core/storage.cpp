@@ -42,7 +42,8 @@ std::shared_ptr<void> allocate_host(std::size_t nbytes) {
   // (never dereferenced) allocation so that views of it compare by address.
   auto& cache = detail::HostBlockCache::instance();
   const std::size_t rounded = ((nbytes + kHostAlignment - 1) / kHostAlignment) * kHostAlignment;
-  const std::size_t size = detail::HostBlockCache::block_size(rounded == 0 ? kHostAlignment : rounded);
+  const std::size_t size =
+      detail::HostBlockCache::block_size(rounded == 0 ? kHostAlignment : rounded);
   void* p = cache.take(size);
   if (p == nullptr) p = std::aligned_alloc(kHostAlignment, size);
   if (p == nullptr && cache.release_all() > 0) p = std::aligned_alloc(kHostAlignment, size);

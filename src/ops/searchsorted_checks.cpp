@@ -30,8 +30,7 @@ void check_search_shapes(const char* op, const char* sequence_name, const Shape&
   }
   if (sequence.size() == 1) return;  // every value searches the one row
   if (values.empty()) {
-    raise<ShapeError>(op, "a scalar value needs a 1-d ", sequence_name, ", got shape ",
-                      sequence);
+    raise<ShapeError>(op, "a scalar value needs a 1-d ", sequence_name, ", got shape ", sequence);
   }
   bool leading_match = values.size() == sequence.size();
   for (std::size_t d = 0; leading_match && d + 1 < sequence.size(); ++d) {
@@ -39,8 +38,7 @@ void check_search_shapes(const char* op, const char* sequence_name, const Shape&
   }
   if (!leading_match) {
     raise<ShapeError>(op, "the dimensions of ", sequence_name, " ", sequence, " and values ",
-                      values, " must match except the last (or ", sequence_name,
-                      " must be 1-d)");
+                      values, " must match except the last (or ", sequence_name, " must be 1-d)");
   }
 }
 

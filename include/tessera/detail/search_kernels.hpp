@@ -116,8 +116,8 @@ inline void branchless_search_group(const C* row, std::int64_t length, const C* 
   while (n > 1) {
     const std::int64_t half = n >> 1;
     for (int g = 0; g < G; ++g) {
-      base[g] += static_cast<std::int64_t>(comes_before<Right>(row[base[g] + half], values[g])) *
-                 half;
+      base[g] +=
+          static_cast<std::int64_t>(comes_before<Right>(row[base[g] + half], values[g])) * half;
     }
     n -= half;
   }

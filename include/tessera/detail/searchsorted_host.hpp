@@ -35,8 +35,8 @@ bool is_sorted_run(const C* v, std::int64_t count) {
 
 /// Answers `count` values against one contiguous, monotone row.
 template <bool Right, class C>
-void search_contiguous_row(const C* row, std::int64_t length, const C* values,
-                           std::int64_t count, std::int64_t* result) {
+void search_contiguous_row(const C* row, std::int64_t length, const C* values, std::int64_t count,
+                           std::int64_t* result) {
   if (count >= 8 && is_sorted_run(values, count)) {
     std::int64_t at = branchless_search<Right>(row, length, values[0]);
     result[0] = at;

@@ -90,7 +90,7 @@ void searchsorted(int device, const SearchRows<C>& rows, const TensorView<C>& va
 
 /// Instantiates detail::cuda_ops::searchsorted for compare type C and both index types (the CUDA
 /// backend, or its stand-in that raises DeviceError).
-#define TESSERA_INSTANTIATE_SEARCHSORTED_CUDA(C)                                                \
+#define TESSERA_INSTANTIATE_SEARCHSORTED_CUDA(C)                                               \
   template void searchsorted<C, std::int32_t>(int, const SearchRows<C>&, const TensorView<C>&, \
                                               std::int64_t, bool,                              \
                                               const TensorView<std::int32_t>&);                \
@@ -122,8 +122,8 @@ void searchsorted_run(const Tensor<S>& sequence, const V& values, const Shape& v
   }
 #if defined(__CUDACC__)
   searchsorted_cuda<C>(device.index(), rows, expr_bind(values, values_shape),
-                       Extents::of(values_shape), expr_linear(values, values_shape), per_row,
-                       right, result);
+                       Extents::of(values_shape), expr_linear(values, values_shape), per_row, right,
+                       result);
 #else
   if constexpr (std::is_same_v<S, C>) {
     // Host-compiled callers reach the precompiled kernel with values in C on the device.
@@ -150,8 +150,8 @@ void searchsorted_run(const Tensor<S>& sequence, const V& values, const Shape& v
 /// otherwise rebinds it to a new tensor.
 template <class Index, class Seq, class Values>
 void searchsorted_into(const char* op, const char* sequence_name, const Seq& sequence,
-                       const Values& values_operand, bool right,
-                       const Tensor<std::int64_t>* sorter, Tensor<Index>& out, bool out_given) {
+                       const Values& values_operand, bool right, const Tensor<std::int64_t>* sorter,
+                       Tensor<Index>& out, bool out_given) {
   static_assert(is_search_index_v<Index>,
                 "searchsorted/bucketize: the result type is int64_t (default) or int32_t");
   const auto values = as_node(values_operand);
@@ -234,8 +234,7 @@ Tensor<Index> searchsorted(const Seq& sorted_sequence, const Values& values,
   const bool right = detail::search_right("searchsorted", options.right, options.side);
   Tensor<Index> out;
   detail::searchsorted_into<Index>("searchsorted", "sorted_sequence", sorted_sequence, values,
-                                   right, options.sorter ? &*options.sorter : nullptr, out,
-                                   false);
+                                   right, options.sorter ? &*options.sorter : nullptr, out, false);
   return out;
 }
 
@@ -267,8 +266,8 @@ template <Operand Input, Expression Boundaries, class Index>
 void bucketize_out(const Input& input, const Boundaries& boundaries, Tensor<Index>& out,
                    bool right = false) {
   detail::check_bucketize_boundaries("bucketize_out", detail::expr_shape(boundaries));
-  detail::searchsorted_into<Index>("bucketize_out", "boundaries", boundaries, input, right,
-                                   nullptr, out, true);
+  detail::searchsorted_into<Index>("bucketize_out", "boundaries", boundaries, input, right, nullptr,
+                                   out, true);
 }
 
 }  // namespace TESSERA_EVAL_NS
