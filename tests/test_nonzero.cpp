@@ -14,6 +14,7 @@
 
 #include <unistd.h>
 
+#include "support/golden.hpp"
 #include "support/layouts.hpp"
 #include "support/typed.hpp"
 #include "tessera/tessera.hpp"
@@ -24,26 +25,8 @@ using tessera_test::ts::Tensor;
 namespace ts = tessera;
 using nlohmann::json;
 
-const json& golden() {
-  static const json data = [] {
-    std::ifstream in(TESSERA_TEST_DATA_DIR "/nonzero_golden.json");
-    return json::parse(in);
-  }();
-  return data;
-}
-
-template <class T>
-T decode(const json& v) {
-  if (v.is_string()) {
-    const auto s = v.get<std::string>();
-    if (s == "nan") return static_cast<T>(std::numeric_limits<double>::quiet_NaN());
-    if (s == "inf") return static_cast<T>(std::numeric_limits<double>::infinity());
-    if (s == "-inf") return static_cast<T>(-std::numeric_limits<double>::infinity());
-    if (s == "-0") return static_cast<T>(-0.0);
-  }
-  if (v.is_boolean()) return static_cast<T>(v.get<bool>());
-  return static_cast<T>(v.get<double>());
-}
+const json& golden() { return tessera_test::golden("nonzero_golden.json"); }
+using tessera_test::decode;
 
 /// Row-major multi-indices of the elements != 0 (the definition, written as a plain loop).
 template <class T>

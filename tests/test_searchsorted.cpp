@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "support/golden.hpp"
 #include "support/layouts.hpp"
 #include "support/typed.hpp"
 #include "tessera/tessera.hpp"
@@ -26,24 +27,8 @@ namespace ts = tessera;
 using nlohmann::json;
 using ts::Tensor;
 
-const json& golden() {
-  static const json data = [] {
-    std::ifstream in(TESSERA_TEST_DATA_DIR "/searchsorted_golden.json");
-    return json::parse(in);
-  }();
-  return data;
-}
-
-template <class T>
-T decode(const json& v) {
-  if (v.is_string()) {
-    const auto s = v.get<std::string>();
-    if (s == "nan") return static_cast<T>(std::numeric_limits<double>::quiet_NaN());
-    if (s == "inf") return static_cast<T>(std::numeric_limits<double>::infinity());
-    if (s == "-inf") return static_cast<T>(-std::numeric_limits<double>::infinity());
-  }
-  return static_cast<T>(v.get<double>());
-}
+const json& golden() { return tessera_test::golden("searchsorted_golden.json"); }
+using tessera_test::decode;
 
 template <class T>
 std::vector<T> decode_all(const json& packed) {

@@ -6,9 +6,10 @@ Writes tests/data/nonzero_golden.json; the C++ tests read it, so CI needs no tor
 """
 import json
 import math
-import pathlib
 
 import torch
+
+from golden_common import DATA_DIR, encode
 
 DTYPES = {
     "bool": torch.bool, "uint8": torch.uint8, "int8": torch.int8, "int16": torch.int16,
@@ -17,17 +18,6 @@ DTYPES = {
 }
 SHAPES = [(), (12,), (6, 2), (3, 2, 2), (5, 5, 5), (5, 0, 5)]
 DENSITIES = [0.0, 0.3, 1.0]
-
-
-def encode(x):
-    if isinstance(x, float):
-        if math.isnan(x):
-            return "nan"
-        if math.isinf(x):
-            return "inf" if x > 0 else "-inf"
-        if x == 0.0 and math.copysign(1.0, x) < 0:
-            return "-0"
-    return x
 
 
 def sample(gen, shape, dtype, density):
@@ -72,7 +62,7 @@ def main():
                     "tuple": [t.tolist() for t in tup],
                     "count": int(torch.count_nonzero(x)),
                 })
-    out = pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "nonzero_golden.json"
+    out = DATA_DIR / "nonzero_golden.json"
     out.write_text(json.dumps({"torch": torch.__version__, "cases": cases}, separators=(",", ":")))
     print(f"wrote {len(cases)} cases to {out}")
 

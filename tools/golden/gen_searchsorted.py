@@ -7,23 +7,15 @@ Each case holds a sequence, values (a tensor or a scalar), the options and PyTor
 """
 import json
 import math
-import pathlib
 
 import torch
+
+from golden_common import DATA_DIR, encode
 
 DTYPES = {
     "uint8": torch.uint8, "int8": torch.int8, "int16": torch.int16, "int32": torch.int32,
     "int64": torch.int64, "float32": torch.float32, "float64": torch.float64,
 }
-
-
-def encode(x):
-    if isinstance(x, float):
-        if math.isnan(x):
-            return "nan"
-        if math.isinf(x):
-            return "inf" if x > 0 else "-inf"
-    return x
 
 
 def pack(t):
@@ -134,7 +126,7 @@ def main():
                       torch.tensor([float("inf"), float("-inf")]), right=True))
     cases.append(case("inf_in_row", torch.tensor([float("-inf"), 0.0, float("inf")]),
                       torch.tensor([float("inf"), float("-inf"), 0.0])))
-    out = pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "searchsorted_golden.json"
+    out = DATA_DIR / "searchsorted_golden.json"
     out.write_text(json.dumps({"torch": torch.__version__, "cases": cases}, separators=(",", ":")))
     print(f"wrote {len(cases)} cases to {out}")
 

@@ -25,12 +25,23 @@ struct NonzeroPlan {
 // while the per-block state (counts, offsets) stays negligible next to the output.
 inline constexpr std::int64_t kNonzeroBlock = std::int64_t{1} << 16;
 
+/// Elements per chunk of the contiguous loops below: a chunk's count fits 32-bit lanes and its
+/// "any nonzero" test is one vectorised pass.
+inline constexpr std::int64_t kNonzeroChunk = 64;
+
 template <class K>
 std::int64_t nonzero_count_range(const K& k, const Extents& extents, bool linear,
                                  std::int64_t begin, std::int64_t end) {
   std::int64_t count = 0;
   if (linear) {
-    for (std::int64_t i = begin; i < end; ++i) count += (k.linear(i) != 0);
+    // 32-bit partial counts vectorise (a 64-bit accumulator fed by byte compares does not).
+    std::int64_t i = begin;
+    for (; i + kNonzeroChunk <= end; i += kNonzeroChunk) {
+      std::uint32_t partial = 0;
+      for (std::int64_t j = 0; j < kNonzeroChunk; ++j) partial += (k.linear(i + j) != 0);
+      count += partial;
+    }
+    for (; i < end; ++i) count += (k.linear(i) != 0);
   } else {
     std::int64_t index[kMaxDims] = {};
     extents.unravel(begin, index);
@@ -86,29 +97,46 @@ std::int64_t nonzero_write_run(const K& k, bool linear, std::int64_t* index, int
   const std::int64_t cs = rows.col_stride;
   std::int64_t row = rows.row;
   const std::int64_t row_end = rows.row_end;
-  for (std::int64_t i = first; i < end && row < row_end; ++i, ++column) {
-    bool nonzero;
-    if (linear) {
-      nonzero = k.linear(i) != 0;
-    } else {
-      index[last] = column;
-      nonzero = k.at(index) != 0;
-    }
-    if (Dense || nonzero) {
-      std::int64_t* dst = data + row * rs;
-      if constexpr (Rank == 2) {
-        dst[0] = prefix[0];
-      } else if constexpr (Rank == 3) {
-        dst[0] = prefix[0];
-        dst[cs] = prefix[1];
-      } else if constexpr (Rank == 0) {
-        for (int d = 0; d < last; ++d) {
-          dst[d * cs] = prefix[d];
-          asm volatile("" ::: "memory");  // keeps GCC from calling memcpy per element
+  for (std::int64_t i = first; i < end && row < row_end;) {
+    std::int64_t stop = end;
+    if constexpr (!Dense) {
+      // Sparse: a chunk without a nonzero is skipped after one vectorised test; a chunk with
+      // one is walked element by element.
+      if (linear && i + kNonzeroChunk <= end) {
+        bool any = false;
+        for (std::int64_t j = 0; j < kNonzeroChunk; ++j) any |= (k.linear(i + j) != 0);
+        if (!any) {
+          i += kNonzeroChunk;
+          column += kNonzeroChunk;
+          continue;
         }
+        stop = i + kNonzeroChunk;
       }
-      dst[last * cs] = column;
-      row += Dense ? static_cast<std::int64_t>(nonzero) : 1;
+    }
+    for (; i < stop && row < row_end; ++i, ++column) {
+      bool nonzero;
+      if (linear) {
+        nonzero = k.linear(i) != 0;
+      } else {
+        index[last] = column;
+        nonzero = k.at(index) != 0;
+      }
+      if (Dense || nonzero) {
+        std::int64_t* dst = data + row * rs;
+        if constexpr (Rank == 2) {
+          dst[0] = prefix[0];
+        } else if constexpr (Rank == 3) {
+          dst[0] = prefix[0];
+          dst[cs] = prefix[1];
+        } else if constexpr (Rank == 0) {
+          for (int d = 0; d < last; ++d) {
+            dst[d * cs] = prefix[d];
+            asm volatile("" ::: "memory");  // keeps GCC from calling memcpy per element
+          }
+        }
+        dst[last * cs] = column;
+        row += Dense ? static_cast<std::int64_t>(nonzero) : 1;
+      }
     }
   }
   return row;

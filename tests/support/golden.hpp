@@ -1,0 +1,41 @@
+#pragma once
+/// @file golden.hpp
+/// Reading golden files (tests/data/*.json, written by tools/golden/*.py from the reference
+/// libraries): numbers are JSON numbers, non-finite floats and -0.0 are the strings "nan",
+/// "inf", "-inf" and "-0".
+
+#include <cstdint>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace tessera_test {
+
+/// The parsed golden file `name` of TESSERA_TEST_DATA_DIR (read once per process).
+inline const nlohmann::json& golden(const std::string& name) {
+  static std::map<std::string, nlohmann::json> files;
+  auto it = files.find(name);
+  if (it == files.end()) {
+    std::ifstream in(std::string(TESSERA_TEST_DATA_DIR) + "/" + name);
+    it = files.emplace(name, nlohmann::json::parse(in)).first;
+  }
+  return it->second;
+}
+
+/// One golden value as T.
+template <class T>
+T decode(const nlohmann::json& v) {
+  if (v.is_string()) {
+    const auto s = v.get<std::string>();
+    if (s == "nan") return static_cast<T>(std::numeric_limits<double>::quiet_NaN());
+    if (s == "inf") return static_cast<T>(std::numeric_limits<double>::infinity());
+    if (s == "-inf") return static_cast<T>(-std::numeric_limits<double>::infinity());
+    if (s == "-0") return static_cast<T>(-0.0);
+  }
+  if (v.is_boolean()) return static_cast<T>(v.get<bool>());
+  return static_cast<T>(v.get<double>());
+}
+
+}  // namespace tessera_test
