@@ -25,7 +25,7 @@ struct NonzeroPlan {
 // while the per-block state (counts, offsets) stays negligible next to the output.
 inline constexpr std::int64_t kNonzeroBlock = std::int64_t{1} << 16;
 
-/// Elements per chunk of the contiguous loops below: a chunk's count fits 32-bit lanes and its
+/// Elements per chunk of the contiguous loops below: a chunk's count fits a byte and its
 /// "any nonzero" test is one vectorised pass.
 inline constexpr std::int64_t kNonzeroChunk = 64;
 
@@ -34,11 +34,15 @@ std::int64_t nonzero_count_range(const K& k, const Extents& extents, bool linear
                                  std::int64_t begin, std::int64_t end) {
   std::int64_t count = 0;
   if (linear) {
-    // 32-bit partial counts vectorise (a 64-bit accumulator fed by byte compares does not).
+    // Byte-wide partial counts vectorise with GCC 12 (16 lanes per instruction); 32- and 64-bit
+    // accumulators fed by the compares do not. A chunk of 64 cannot overflow a byte.
+    static_assert(kNonzeroChunk < 256);
     std::int64_t i = begin;
     for (; i + kNonzeroChunk <= end; i += kNonzeroChunk) {
-      std::uint32_t partial = 0;
-      for (std::int64_t j = 0; j < kNonzeroChunk; ++j) partial += (k.linear(i + j) != 0);
+      std::uint8_t partial = 0;
+      for (std::int64_t j = 0; j < kNonzeroChunk; ++j) {
+        partial += static_cast<std::uint8_t>(k.linear(i + j) != 0);
+      }
       count += partial;
     }
     for (; i < end; ++i) count += (k.linear(i) != 0);
@@ -103,9 +107,11 @@ std::int64_t nonzero_write_run(const K& k, bool linear, std::int64_t* index, int
       // Sparse: a chunk without a nonzero is skipped after one vectorised test; a chunk with
       // one is walked element by element.
       if (linear && i + kNonzeroChunk <= end) {
-        bool any = false;
-        for (std::int64_t j = 0; j < kNonzeroChunk; ++j) any |= (k.linear(i + j) != 0);
-        if (!any) {
+        std::uint8_t any = 0;  // a byte, not a bool: this form vectorises
+        for (std::int64_t j = 0; j < kNonzeroChunk; ++j) {
+          any |= static_cast<std::uint8_t>(k.linear(i + j) != 0);
+        }
+        if (any == 0) {
           i += kNonzeroChunk;
           column += kNonzeroChunk;
           continue;
