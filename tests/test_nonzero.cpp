@@ -202,6 +202,36 @@ TEST_P(NonzeroDevices, ExpressionsMatchReferenceOverRandomShapesAndLayouts) {
   }
 }
 
+// Inputs large enough to span many blocks, with innermost runs long enough for the chunked
+// (64-element) dense and sparse writers and lengths that leave ragged tails; nonzero_static cuts
+// the output inside a chunk.
+TEST_P(NonzeroDevices, LargeInputsCrossEveryBlockAndChunkPath) {
+  std::mt19937_64 rng(77);
+  const std::vector<ts::Shape> shapes = {{300001}, {517, 1031}, {3, 129, 700}, {2, 3, 67, 190}};
+  for (const auto& shape : shapes) {
+    for (const double density : {0.0005, 0.03, 0.5, 0.97, 1.0}) {
+      std::bernoulli_distribution pick(density);
+      std::vector<std::uint8_t> flags(static_cast<std::size_t>(shape.numel()));
+      for (auto& f : flags) f = pick(rng) ? 1 : 0;
+      std::vector<bool> as_bool(flags.begin(), flags.end());
+      const auto expected = reference_nonzero(as_bool, shape);
+      SCOPED_TRACE(shape.str() + " density " + std::to_string(density));
+      const auto x = Tensor<std::uint8_t>::from_vector(flags, shape, GetParam());
+      EXPECT_EQ(x.nonzero().to_vector(), expected);
+      EXPECT_EQ((x != std::uint8_t{0}).nonzero().to_vector(), expected);
+      const auto rows = static_cast<std::int64_t>(expected.size() / shape.size());
+      const std::int64_t cut = rows / 2 + 13;  // inside a chunk for every density above
+      const auto fixed = x.nonzero_static(cut, -3).to_vector();
+      for (std::int64_t r = 0; r < cut; ++r) {
+        for (std::size_t d = 0; d < shape.size(); ++d) {
+          const auto at = static_cast<std::size_t>(r) * shape.size() + d;
+          ASSERT_EQ(fixed[at], r < rows ? expected[at] : -3) << "row " << r;
+        }
+      }
+    }
+  }
+}
+
 TEST_P(NonzeroDevices, OutOnAnotherDeviceIsDeviceErrorAndUntouched) {
   if (!ts::cuda_available()) GTEST_SKIP() << "needs a GPU to put out on another device";
   const auto x = ts::tensor<int32_t>({0, 1, 2}, GetParam());

@@ -6,8 +6,13 @@
 /// (`x > 0.5`) is evaluated inside both passes instead of through a mask tensor.
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <vector>
+
+#if defined(__SSE2__) && !defined(__CUDA_ARCH__)
+#include <emmintrin.h>
+#endif
 
 #include "tessera/core/tensor_view.hpp"
 #include "tessera/expr/host_executor.hpp"
@@ -75,6 +80,30 @@ NonzeroPlan nonzero_plan_host(const K& k, const Extents& extents, bool linear) {
   return plan;
 }
 
+/// Bit j of the result says whether element `i + j` of a contiguous input is nonzero, for j in
+/// [0, kNonzeroChunk). The flags are computed a byte each (that loop vectorises) and packed with
+/// movemask where SSE2 exists.
+template <class K>
+std::uint64_t nonzero_mask_chunk(const K& k, std::int64_t i) {
+  static_assert(kNonzeroChunk == 64);
+  alignas(16) std::uint8_t flags[kNonzeroChunk];
+  for (std::int64_t j = 0; j < kNonzeroChunk; ++j) {
+    flags[j] = static_cast<std::uint8_t>(k.linear(i + j) != 0);
+  }
+  std::uint64_t mask = 0;
+#if defined(__SSE2__) && !defined(__CUDA_ARCH__)
+  for (int q = 0; q < 4; ++q) {
+    // Flags are 0 or 1: shifting each byte's bit 0 to bit 7 lets movemask collect them.
+    const __m128i bytes = _mm_load_si128(reinterpret_cast<const __m128i*>(flags + 16 * q));
+    const auto bits = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_slli_epi16(bytes, 7)));
+    mask |= std::uint64_t{bits} << (16 * q);
+  }
+#else
+  for (std::int64_t j = 0; j < kNonzeroChunk; ++j) mask |= std::uint64_t{flags[j]} << j;
+#endif
+  return mask;
+}
+
 /// Where pass 2 writes: the output's base, strides, and the row range of one block.
 struct NonzeroRows {
   std::int64_t* data;
@@ -84,11 +113,30 @@ struct NonzeroRows {
   std::int64_t row_end;
 };
 
+/// Stores one output row: the run's fixed outer indices, then the innermost index `column`.
+/// Rank is a template parameter for ranks 1-3 (0 = any): a run-time loop over the prefix gets
+/// turned into a memcpy call per row by GCC.
+template <int Rank>
+[[gnu::always_inline]] inline void nonzero_store_row(std::int64_t* dst, std::int64_t cs,
+                                                     const std::int64_t* prefix, int last,
+                                                     std::int64_t column) {
+  if constexpr (Rank == 2) {
+    dst[0] = prefix[0];
+  } else if constexpr (Rank == 3) {
+    dst[0] = prefix[0];
+    dst[cs] = prefix[1];
+  } else if constexpr (Rank == 0) {
+    for (int d = 0; d < last; ++d) {
+      dst[d * cs] = prefix[d];
+      asm volatile("" ::: "memory");  // keeps GCC from calling memcpy per element
+    }
+  }
+  dst[last * cs] = column;
+}
+
 /// Writes the nonzeros of one innermost run [first, end) (outer indices `index[0..last)`,
 /// columns starting at `column`). Everything the loop reads lives in locals or `__restrict`
-/// memory, so the compiler keeps it in registers across the stores. Rank is a template
-/// parameter for ranks 1-3 (`Rank` = 0 means "any"): a run-time prefix loop gets turned into
-/// a memcpy call per element by GCC.
+/// memory, so the compiler keeps it in registers across the stores.
 template <bool Dense, int Rank, class K>
 std::int64_t nonzero_write_run(const K& k, bool linear, std::int64_t* index, int last,
                                std::int64_t first, std::int64_t end, std::int64_t column,
@@ -101,7 +149,23 @@ std::int64_t nonzero_write_run(const K& k, bool linear, std::int64_t* index, int
   const std::int64_t cs = rows.col_stride;
   std::int64_t row = rows.row;
   const std::int64_t row_end = rows.row_end;
-  for (std::int64_t i = first; i < end && row < row_end;) {
+  std::int64_t i = first;
+  if constexpr (Dense) {
+    // Dense and contiguous: each chunk's nonzeros become one mask, and only its set bits are
+    // visited (count-trailing-zeros), so a store is issued per nonzero, not per element, and
+    // no branch depends on the data.
+    if (linear) {
+      for (; i + kNonzeroChunk <= end && row < row_end; i += kNonzeroChunk) {
+        for (std::uint64_t mask = nonzero_mask_chunk(k, i); mask != 0 && row < row_end; ++row) {
+          const std::int64_t at = column + (i - first) + std::countr_zero(mask);
+          mask &= mask - 1;
+          nonzero_store_row<Rank>(data + row * rs, cs, prefix, last, at);
+        }
+      }
+      column += i - first;
+    }
+  }
+  for (; i < end && row < row_end;) {
     std::int64_t stop = end;
     if constexpr (!Dense) {
       // Sparse: a chunk without a nonzero is skipped after one vectorised test; a chunk with
@@ -128,19 +192,7 @@ std::int64_t nonzero_write_run(const K& k, bool linear, std::int64_t* index, int
         nonzero = k.at(index) != 0;
       }
       if (Dense || nonzero) {
-        std::int64_t* dst = data + row * rs;
-        if constexpr (Rank == 2) {
-          dst[0] = prefix[0];
-        } else if constexpr (Rank == 3) {
-          dst[0] = prefix[0];
-          dst[cs] = prefix[1];
-        } else if constexpr (Rank == 0) {
-          for (int d = 0; d < last; ++d) {
-            dst[d * cs] = prefix[d];
-            asm volatile("" ::: "memory");  // keeps GCC from calling memcpy per element
-          }
-        }
-        dst[last * cs] = column;
+        nonzero_store_row<Rank>(data + row * rs, cs, prefix, last, column);
         row += Dense ? static_cast<std::int64_t>(nonzero) : 1;
       }
     }
