@@ -192,12 +192,12 @@ void searchsorted_into(const char* op, const char* sequence_name, const Seq& seq
   const std::int64_t values_count = values_shape.numel();
   if (values_count != 0) {
     if constexpr (std::is_same_v<Seq, Tensor<S>>) {
-      const bool cheap_to_read_as_is =
-          sorter != nullptr || sequence.numel() > values_count || sequence.strides().back() == 1;
-      if (std::is_same_v<S, C> && cheap_to_read_as_is) {
-        searchsorted_run<C>(sequence, values, values_shape, right, sorter, result.view());
-      } else if (!std::is_same_v<S, C> && device.is_cpu() && sorter == nullptr &&
-                 sequence.numel() > values_count) {
+      const bool larger = sequence.numel() > values_count;
+      const bool read_as_is =
+          std::is_same_v<S, C>
+              ? sorter != nullptr || larger || sequence.strides().back() == 1
+              : device.is_cpu() && sorter == nullptr && larger;
+      if (read_as_is) {
         searchsorted_run<C>(sequence, values, values_shape, right, sorter, result.view());
       } else {
         searchsorted_run<C>(materialize<C>(sequence), values, values_shape, right, sorter,
