@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# GPU verification kit (issue 7). Two halves:
+#
+#   scripts/gpu-check.sh stage
+#       On the build machine: copies what the GPU machine lacks into gpu-stage/ (git-ignored):
+#       GoogleTest sources, Google Benchmark (headers, shared library, CMake package), xtensor /
+#       xtl / xsimd and nlohmann-json headers with their CMake packages. Prints its size.
+#
+#   scripts/gpu-check.sh run [--dry-run] [--out DIR]
+#       On the GPU machine (nvcc, CMake, ninja, PyTorch; no network): builds GoogleTest from the
+#       staged sources, configures tessera for sm_90 against gpu-stage/, builds on every core,
+#       runs the whole test suite (a skipped CUDA test fails the check), the CUDA benchmarks and
+#       tools/gpu/torch_peer.py (the same cases with torch CUDA), and prints one summary table.
+#       Raw logs go to DIR (default: $OUT when set, else gpu-check-out/). --dry-run stops after
+#       the build, so the kit can be checked on a machine without a GPU.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+readonly ROOT=$PWD
+readonly STAGE=$ROOT/gpu-stage
+readonly PREFIX=$STAGE/prefix
+readonly MULTIARCH=lib/x86_64-linux-gnu
+
+log() { printf '\n[gpu-check] %s\n' "$*"; }
+
+copy_into_prefix() {  # copy_into_prefix ABSOLUTE_PATH...: same layout under $PREFIX (from /usr)
+  local path rel
+  for path in "$@"; do
+    [[ -e $path ]] || { echo "missing on this machine: $path" >&2; return 1; }
+    rel=${path#/usr/}
+    mkdir -p "$PREFIX/$(dirname "$rel")"
+    cp -a "$path" "$PREFIX/$rel"
+  done
+}
+
+stage() {
+  rm -rf "$STAGE"
+  mkdir -p "$STAGE/src" "$PREFIX"
+  cp -a /usr/src/googletest "$STAGE/src/googletest"
+  copy_into_prefix /usr/include/benchmark /usr/$MULTIARCH/cmake/benchmark \
+    /usr/$MULTIARCH/libbenchmark.so /usr/$MULTIARCH/libbenchmark.so.1debian \
+    /usr/$MULTIARCH/libbenchmark.so.1.7.1 /usr/$MULTIARCH/libbenchmark_main.a
+  copy_into_prefix /usr/include/xtensor /usr/include/xtl /usr/include/xsimd \
+    /usr/$MULTIARCH/cmake/xtensor /usr/share/cmake/xtl /usr/$MULTIARCH/cmake/xsimd
+  copy_into_prefix /usr/include/nlohmann /usr/share/cmake/nlohmann_json
+  log "staged into $STAGE: $(du -sh "$STAGE" | cut -f1) (the repository plus this must stay under 64 MiB)"
+}
+
+run() {
+  local dry_run=0 out=${OUT:-$ROOT/gpu-check-out}
+  while (($#)); do
+    case $1 in
+      --dry-run) dry_run=1 ;;
+      --out) out=$2; shift ;;
+      *) echo "unknown argument: $1" >&2; return 2 ;;
+    esac
+    shift
+  done
+  [[ -d $STAGE/src/googletest ]] || { echo "run '$0 stage' on the build machine first" >&2; return 1; }
+  mkdir -p "$out"
+  local jobs build=$ROOT/build-gpu
+  jobs=$(nproc)
+  log "GoogleTest from the staged sources"
+  cmake -S "$STAGE/src/googletest" -B "$STAGE/build-gtest" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_INSTALL_PREFIX="$PREFIX" -DBUILD_GMOCK=OFF >"$out/gtest-build.log" 2>&1
+  cmake --build "$STAGE/build-gtest" -j "$jobs" >>"$out/gtest-build.log" 2>&1
+  cmake --install "$STAGE/build-gtest" >>"$out/gtest-build.log" 2>&1
+  log "configure + build tessera for sm_90 ($jobs jobs)"
+  cmake -S "$ROOT" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_CUDA=ON \
+    -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_PREFIX_PATH="$PREFIX" \
+    -DCMAKE_FIND_USE_CMAKE_SYSTEM_PATH=OFF -DCMAKE_DISABLE_FIND_PACKAGE_Torch=ON 2>&1 |
+    tee "$out/configure.log"
+  cmake --build "$build" -j "$jobs" 2>&1 | tee "$out/build.log" | tail -3
+  if ((dry_run)); then
+    log "dry run: configured and built for sm_90 from gpu-stage/ only; nothing run"
+    return 0
+  fi
+  export LD_LIBRARY_PATH=$PREFIX/$MULTIARCH${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  log "tests on the GPU"
+  local test_rc=0
+  ctest --test-dir "$build" -j 8 --output-on-failure >"$out/ctest.log" 2>&1 || test_rc=$?
+  local skipped
+  skipped=$(grep -c '(Skipped)' "$out/ctest.log" || true)
+  log "CUDA benchmarks and the torch CUDA peer"
+  "$build/bench/bench_searchsorted" --benchmark_filter='Cuda' --benchmark_min_time=0.2 \
+    --benchmark_out="$out/bench_searchsorted_cuda.json" --benchmark_out_format=json \
+    >"$out/bench.log" 2>&1 || true
+  python3 "$ROOT/tools/gpu/torch_peer.py" --out "$out/torch_cuda.json" >"$out/torch.log" 2>&1 || true
+  python3 "$ROOT/tools/gpu/summary.py" --ctest "$out/ctest.log" \
+    --tessera "$out/bench_searchsorted_cuda.json" --torch "$out/torch_cuda.json" |
+    tee "$out/summary.md"
+  if ((test_rc != 0 || skipped != 0)); then
+    log "FAILED: ctest exit $test_rc, $skipped skipped test(s) (no skips allowed on a GPU)"
+    return 1
+  fi
+  log "passed"
+}
+
+case ${1:-} in
+  stage) stage ;;
+  run) shift; run "$@" ;;
+  *) sed -n '2,17p' "$0"; exit 2 ;;
+esac
