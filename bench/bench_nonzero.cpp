@@ -71,6 +71,41 @@ void tessera_expression(benchmark::State& state) {
   }
 }
 
+// The CUDA cases (registered only where a GPU is usable): nonzero waits once for its count;
+// nonzero_static never waits, so the clock stops after an explicit synchronize.
+void tessera_bool_cuda(benchmark::State& state) {
+  const auto gpu = ts::Device::cuda();
+  const auto x = mask_tensor(bench::kDensities[state.range(0)]).to(gpu);
+  for (auto _ : state) {
+    auto idx = x.nonzero();
+    ts::synchronize(gpu);
+    benchmark::DoNotOptimize(idx.data());
+  }
+}
+
+void tessera_static_cuda(benchmark::State& state) {
+  const auto gpu = ts::Device::cuda();
+  const auto x = mask_tensor(bench::kDensities[state.range(0)]).to(gpu);
+  const std::int64_t size = x.count_nonzero();
+  for (auto _ : state) {
+    auto idx = x.nonzero_static(size);
+    ts::synchronize(gpu);
+    benchmark::DoNotOptimize(idx.data());
+  }
+}
+
+void tessera_expression_cuda(benchmark::State& state) {
+  const auto gpu = ts::Device::cuda();
+  const auto values = bench::random_unit_floats();
+  const auto x =
+      ts::Tensor<float>::from_vector(values, {bench::kNonzeroSide, bench::kNonzeroSide}).to(gpu);
+  for (auto _ : state) {
+    auto idx = (x > 0.5f).nonzero();
+    ts::synchronize(gpu);
+    benchmark::DoNotOptimize(idx.data());
+  }
+}
+
 void tessera_count(benchmark::State& state) {
   const auto x = mask_tensor(bench::kDensities[state.range(0)]);
   for (auto _ : state) benchmark::DoNotOptimize(x.count_nonzero());
@@ -85,6 +120,13 @@ int main(int argc, char** argv) {
   benchmark::RegisterBenchmark("BM_NonzeroFloatGt/tessera", tessera_expression)
       ->UseRealTime()
       ->Unit(benchmark::kMillisecond);
+  if (ts::cuda_available()) {
+    bench::register_densities("BM_NonzeroCuda", "tessera", tessera_bool_cuda);
+    bench::register_densities("BM_NonzeroStaticCuda", "tessera", tessera_static_cuda);
+    benchmark::RegisterBenchmark("BM_NonzeroFloatGtCuda/tessera", tessera_expression_cuda)
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
+  }
 #if defined(TESSERA_BENCH_WITH_TORCH)
   void register_torch_nonzero();
   register_torch_nonzero();

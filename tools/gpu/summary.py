@@ -8,18 +8,24 @@ import re
 UNITS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
 
 
-def tessera_times(path):
-    """{"BM_SearchsortedCuda/0": ms} from names "BM_SearchsortedCuda/tessera/0/real_time"."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, ValueError):
-        return {}
+def tessera_times(paths):
+    """{"BM_SearchsortedCuda/0": ms} from Google Benchmark JSON files whose names read
+    "BM_SearchsortedCuda/tessera/0/real_time" (the fastest repetition of each)."""
     out = {}
-    for bench in data.get("benchmarks", []):
-        parts = bench.get("run_name", bench["name"]).split("/")
-        if len(parts) >= 3 and parts[1] == "tessera" and bench.get("run_type") != "aggregate":
-            key = f"{parts[0]}/{parts[2]}"
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as f:
+                data = json.load(f)
+        except (OSError, ValueError):
+            continue
+        for bench in data.get("benchmarks", []):
+            if bench.get("run_type") == "aggregate":
+                continue
+            parts = [p for p in bench.get("run_name", bench["name"]).split("/")
+                     if p not in ("real_time", "process_time") and not p.startswith("min_time")]
+            if len(parts) < 2 or parts[1] != "tessera":
+                continue
+            key = "/".join([parts[0]] + parts[2:])
             ms = bench["real_time"] * UNITS[bench.get("time_unit", "ns")]
             out[key] = min(ms, out.get(key, ms))
     return out
@@ -28,7 +34,7 @@ def tessera_times(path):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--ctest", required=True)
-    parser.add_argument("--tessera", required=True)
+    parser.add_argument("--tessera", required=True, nargs="+")
     parser.add_argument("--torch", required=True)
     args = parser.parse_args()
     with open(args.ctest, encoding="utf-8", errors="replace") as f:

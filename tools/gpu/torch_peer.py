@@ -45,6 +45,11 @@ def main():
     for name, density in (("0", 0.5), ("1", 0.99), ("2", 0.001)):
         mask = torch.rand((side, side), device=dev, generator=gen) < density
         cases[f"BM_NonzeroCuda/{name}"] = time_ms(lambda: torch.nonzero(mask))
+        size = int(mask.count_nonzero())
+        cases[f"BM_NonzeroStaticCuda/{name}"] = time_ms(
+            lambda: torch.nonzero_static(mask, size=size))
+    x = torch.rand((side, side), device=dev, generator=gen)
+    cases["BM_NonzeroFloatGtCuda"] = time_ms(lambda: torch.nonzero(x > 0.5))
     with open(args.out, "w", encoding="utf-8") as f:
         json.dump({"torch": torch.__version__, "device": torch.cuda.get_device_name(),
                    "cases": cases}, f, indent=1)
