@@ -19,6 +19,10 @@
 #include "tessera/expr/evaluate.hpp"
 #include "tessera/tensor.hpp"
 
+#if defined(__CUDACC__)
+#include "tessera/detail/scatter_cuda.cuh"
+#endif
+
 namespace tessera {
 
 /// What tensor_scatter_nd_* does with an index row that names no element of the tensor.
@@ -192,17 +196,31 @@ Tensor<T> scatter_nd_run(const Tensor<T>& tensor, const Tensor<Index>& indices_o
     const std::int64_t bad = cuda_ops::scatter_first_bad(device.index(), g, indices.data(), rows);
     if (bad < rows) raise_scatter_row(op, indices, bad, indices_shape, tensor.shape());
   }
-  // The precompiled CUDA kernel reads a tensor of T: other updates become one first.
-  Tensor<T> updates;
-  if constexpr (std::is_same_v<U, Tensor<T>>) {
-    updates = updates_alias ? updates_operand.clone() : updates_operand;
-  } else {
-    updates = materialize<T>(updates_operand);
-  }
   Tensor<T> out = in_place && tensor.is_contiguous() ? tensor : tensor.clone();
   if (rows > 0) {
-    cuda_ops::scatter_nd<T, Index>(device.index(), Op::id, out.data(), g, indices.data(), rows,
-                                   updates.view(), options.deterministic);
+#if defined(__CUDACC__)
+    // nvcc-compiled callers read an expression of updates inside the kernel.
+    constexpr bool fused = !std::is_same_v<U, Tensor<T>>;
+#else
+    constexpr bool fused = false;
+#endif
+    if (fused && !updates_alias) {
+#if defined(__CUDACC__)
+      scatter_cuda<Op>(device.index(), out.data(), g, indices.data(), rows,
+                       expr_bind(updates_operand, updates_shape), Extents::of(updates_shape),
+                       expr_linear(updates_operand, updates_shape), options.deterministic);
+#endif
+    } else {
+      // The precompiled kernel reads a tensor of T: other updates become one first.
+      Tensor<T> updates;
+      if constexpr (std::is_same_v<U, Tensor<T>>) {
+        updates = updates_alias ? updates_operand.clone() : updates_operand;
+      } else {
+        updates = materialize<T>(updates_operand);
+      }
+      cuda_ops::scatter_nd<T, Index>(device.index(), Op::id, out.data(), g, indices.data(), rows,
+                                     updates.view(), options.deterministic);
+    }
   }
   if (in_place && !tensor.is_contiguous()) {
     Tensor<T> target = tensor;
