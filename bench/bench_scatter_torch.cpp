@@ -20,8 +20,9 @@ TorchInputs torch_inputs(const bench::ScatterCase& c) {
   auto t = bench::scatter_tensor(c);
   auto i = bench::scatter_indices(c);
   auto u = bench::scatter_updates(c);
-  const std::vector<std::int64_t> shape =
-      c.width == 1 ? std::vector<std::int64_t>{c.slices} : std::vector<std::int64_t>{c.slices, c.width};
+  const std::vector<std::int64_t> shape = c.width == 1
+                                              ? std::vector<std::int64_t>{c.slices}
+                                              : std::vector<std::int64_t>{c.slices, c.width};
   const std::vector<std::int64_t> ushape =
       c.width == 1 ? std::vector<std::int64_t>{c.rows} : std::vector<std::int64_t>{c.rows, c.width};
   return {at::from_blob(t.data(), shape, at::kFloat).clone(),
@@ -46,7 +47,8 @@ void torch_scatter_add(benchmark::State& state) {
     // scatter_add_ needs an index of the updates' shape: rows broadcast over the width.
     static at::Tensor index;
     if (!index.defined() || index.size(0) != c.rows) {
-      index = c.width == 1 ? in.indices : in.indices.unsqueeze(1).expand({c.rows, c.width}).contiguous();
+      index = c.width == 1 ? in.indices
+                           : in.indices.unsqueeze(1).expand({c.rows, c.width}).contiguous();
     }
     in.tensor.scatter_add_(0, index, in.updates);
   });

@@ -18,9 +18,9 @@
 namespace bench {
 
 struct ScatterCase {
-  std::int64_t rows;       ///< index rows (updates)
-  std::int64_t slices;     ///< first extent of the tensor
-  std::int64_t width;      ///< slice width (1: element updates)
+  std::int64_t rows;    ///< index rows (updates)
+  std::int64_t slices;  ///< first extent of the tensor
+  std::int64_t width;   ///< slice width (1: element updates)
   bool unique_sorted;
 };
 
@@ -52,8 +52,7 @@ inline std::vector<float> scatter_tensor(const ScatterCase& c) {
 
 /// items = update elements; bytes = updates + indices read once, touched elements written.
 inline void set_scatter_counters(benchmark::State& state, const ScatterCase& c) {
-  set_counters(state, c.rows * c.width,
-               c.rows * c.width * 4 + c.rows * 8 + c.rows * c.width * 4);
+  set_counters(state, c.rows * c.width, c.rows * c.width * 4 + c.rows * 8 + c.rows * c.width * 4);
 }
 
 /// Registers `fn` as "<family>/<peer>/<case>" for every case.

@@ -5,9 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
@@ -24,9 +24,9 @@ namespace {
 
 namespace ts = tessera;
 using nlohmann::json;
-using ts::Tensor;
 using tessera_test::decode;
 using tessera_test::values_match;
+using ts::Tensor;
 
 const json& golden() { return tessera_test::golden("scatter_golden.json"); }
 
@@ -74,20 +74,30 @@ T reference_combine(Op op, T x, T u) {
     const auto a = static_cast<std::int64_t>(x);
     const auto b = static_cast<std::int64_t>(u);
     switch (op) {
-      case Op::Sub: return static_cast<T>(a - b);
-      case Op::Add: return static_cast<T>(a + b);
-      case Op::Update: return u;
-      case Op::Min: return b < a ? u : x;
-      case Op::Max: return a < b ? u : x;
+      case Op::Sub:
+        return static_cast<T>(a - b);
+      case Op::Add:
+        return static_cast<T>(a + b);
+      case Op::Update:
+        return u;
+      case Op::Min:
+        return b < a ? u : x;
+      case Op::Max:
+        return a < b ? u : x;
     }
     return x;
   } else {
     switch (op) {
-      case Op::Sub: return x - u;
-      case Op::Add: return x + u;
-      case Op::Update: return u;
-      case Op::Min: return u < x ? u : x;
-      case Op::Max: return x < u ? u : x;
+      case Op::Sub:
+        return x - u;
+      case Op::Add:
+        return x + u;
+      case Op::Update:
+        return u;
+      case Op::Min:
+        return u < x ? u : x;
+      case Op::Max:
+        return x < u ? u : x;
     }
     return x;
   }
@@ -112,8 +122,8 @@ std::vector<T> reference_scatter(Op op, std::vector<T> tensor, const ts::Shape& 
     if (!inside) continue;
     for (std::int64_t j = 0; j < slice; ++j) {
       const auto at_j = static_cast<std::size_t>(at * slice + j);
-      tensor[at_j] = reference_combine<T>(op, tensor[at_j],
-                                          updates[static_cast<std::size_t>(i * slice + j)]);
+      tensor[at_j] =
+          reference_combine<T>(op, tensor[at_j], updates[static_cast<std::size_t>(i * slice + j)]);
     }
   }
   return tensor;
@@ -129,11 +139,16 @@ Tensor<T> call(Op op, const Tensor<T>& t, const Tensor<Index>& i, const U& u,
     return ts::tensor_scatter_nd_update(t, i, u, options);
   } else {
     switch (op) {
-      case Op::Sub: return t.tensor_scatter_nd_sub(i, u, options);
-      case Op::Add: return t.tensor_scatter_nd_add(i, u, options);
-      case Op::Update: return t.tensor_scatter_nd_update(i, u, options);
-      case Op::Min: return t.tensor_scatter_nd_min(i, u, options);
-      case Op::Max: break;
+      case Op::Sub:
+        return t.tensor_scatter_nd_sub(i, u, options);
+      case Op::Add:
+        return t.tensor_scatter_nd_add(i, u, options);
+      case Op::Update:
+        return t.tensor_scatter_nd_update(i, u, options);
+      case Op::Min:
+        return t.tensor_scatter_nd_min(i, u, options);
+      case Op::Max:
+        break;
     }
     return t.tensor_scatter_nd_max(i, u, options);
   }
@@ -147,11 +162,21 @@ void call_(Op op, Tensor<T>& t, const Tensor<Index>& i, const U& u,
     ts::scatter_nd_update_(t, i, u, options);
   } else {
     switch (op) {
-      case Op::Sub: t.scatter_nd_sub_(i, u, options); return;
-      case Op::Add: t.scatter_nd_add_(i, u, options); return;
-      case Op::Update: t.scatter_nd_update_(i, u, options); return;
-      case Op::Min: t.scatter_nd_min_(i, u, options); return;
-      case Op::Max: t.scatter_nd_max_(i, u, options); return;
+      case Op::Sub:
+        t.scatter_nd_sub_(i, u, options);
+        return;
+      case Op::Add:
+        t.scatter_nd_add_(i, u, options);
+        return;
+      case Op::Update:
+        t.scatter_nd_update_(i, u, options);
+        return;
+      case Op::Min:
+        t.scatter_nd_min_(i, u, options);
+        return;
+      case Op::Max:
+        t.scatter_nd_max_(i, u, options);
+        return;
     }
   }
 }
@@ -179,7 +204,8 @@ void run_golden_case(const json& c, ts::Device device) {
   if (c["policy"] == "IGNORE") options.out_of_bounds = ts::OutOfBounds::Ignore;
   if (c.contains("error")) {
     const auto& error = c["error"];
-    const std::string message = std::string(op_name(op)) + ": " + error["message"].get<std::string>();
+    const std::string message =
+        std::string(op_name(op)) + ": " + error["message"].get<std::string>();
     auto copy = t.clone();
     if (error["kind"] == "index") {
       try {
@@ -270,8 +296,7 @@ TEST_P(ScatterGolden, HundredThousandDuplicatesSumInIndexOrder) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, ScatterGolden,
-                         ::testing::ValuesIn(tessera_test::all_devices()),
+INSTANTIATE_TEST_SUITE_P(Devices, ScatterGolden, ::testing::ValuesIn(tessera_test::all_devices()),
                          [](const auto& info) { return info.param.is_cpu() ? "cpu" : "cuda0"; });
 
 // ---- property tests against the reference loop -------------------------------------------------
@@ -308,7 +333,8 @@ Problem random_problem(std::mt19937_64& rng, int bad_every = 0) {
     for (std::int64_t d = 0; d < p.k; ++d) {
       const std::int64_t extent = dims[static_cast<std::size_t>(d)];
       std::int64_t v = std::uniform_int_distribution<std::int64_t>(0, extent - 1)(rng);
-      if (bad && d == bad_dim) v = std::uniform_int_distribution<int>(0, 1)(rng) ? -1 - v : extent + v;
+      if (bad && d == bad_dim)
+        v = std::uniform_int_distribution<int>(0, 1)(rng) ? -1 - v : extent + v;
       p.indices.push_back(v);
     }
   }
@@ -379,36 +405,40 @@ TYPED_TEST(ScatterTyped, IgnorePolicySkipsOutOfBoundsRows) {
   }
 }
 
-// The Error policy names the lowest bad row whatever the thread count, and writes nothing.
+// The Error policy names the lowest bad row whatever the thread count and schedule (a small
+// tensor: every thread scans all rows; a large one: rows filed into buckets), writes nothing.
 TYPED_TEST(ScatterTyped, OutOfBoundsRaisesFirstBadRowAndWritesNothing) {
   using T = typename TypeParam::value_type;
   const auto device = this->device();
-  const std::int64_t n = 300000;  // several blocks of the bounds check
-  std::vector<std::int64_t> idx(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) idx[static_cast<std::size_t>(i)] = i % 5;
-  idx[200001] = 5;
-  idx[250000] = -3;
-  const auto indices = Tensor<std::int64_t>::from_vector(idx, {n / 2, 2, 1}, device);
-  const auto updates = Tensor<T>::ones({n / 2, 2}, device);
-  auto t = Tensor<T>::zeros({5}, device);
-  const auto before = t.to_vector();
-  for (Op op : kOps) {
-    if (std::is_same_v<T, bool> && op != Op::Update) continue;
-    const std::string message =
-        std::string(op_name(op)) + ": indices[100000,1] = [5] does not index into shape [5]";
-    try {
-      (void)call(op, t, indices, updates);
-      ADD_FAILURE() << "no IndexError";
-    } catch (const ts::IndexError& e) {
-      EXPECT_EQ(e.what(), message);
+  const std::int64_t n = 300000;  // several blocks of the bounds check and of the filing
+  for (const std::int64_t size : {std::int64_t{5}, std::int64_t{70001}}) {
+    std::vector<std::int64_t> idx(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) idx[static_cast<std::size_t>(i)] = i * 7 % size;
+    idx[200001] = size;
+    idx[250000] = -3;
+    const auto indices = Tensor<std::int64_t>::from_vector(idx, {n / 2, 2, 1}, device);
+    const auto updates = Tensor<T>::ones({n / 2, 2}, device);
+    auto t = Tensor<T>::zeros({size}, device);
+    const auto before = t.to_vector();
+    for (Op op : kOps) {
+      if (std::is_same_v<T, bool> && op != Op::Update) continue;
+      const std::string message = std::string(op_name(op)) + ": indices[100000,1] = [" +
+                                  std::to_string(size) + "] does not index into shape [" +
+                                  std::to_string(size) + "]";
+      try {
+        (void)call(op, t, indices, updates);
+        ADD_FAILURE() << "no IndexError";
+      } catch (const ts::IndexError& e) {
+        EXPECT_EQ(e.what(), message);
+      }
+      try {
+        call_(op, t, indices, updates);
+        ADD_FAILURE() << "no IndexError";
+      } catch (const ts::IndexError& e) {
+        EXPECT_EQ(e.what(), message);
+      }
+      EXPECT_TRUE(same_bits(t.to_vector(), before));
     }
-    try {
-      call_(op, t, indices, updates);
-      ADD_FAILURE() << "no IndexError";
-    } catch (const ts::IndexError& e) {
-      EXPECT_EQ(e.what(), message);
-    }
-    EXPECT_TRUE(same_bits(t.to_vector(), before));
   }
 }
 
@@ -423,7 +453,8 @@ TYPED_TEST(ScatterFloat, ParallelEqualsSequentialLoopBitForBit) {
   const auto device = this->device();
   std::mt19937_64 rng(3);
   std::normal_distribution<double> normal;
-  for (const ts::Shape& shape : {ts::Shape{1 << 14}, ts::Shape{1024, 33}}) {
+  // 1 << 17 elements: several buckets of the element schedule; rows of 33: range split.
+  for (const ts::Shape& shape : {ts::Shape{1 << 17}, ts::Shape{1024, 33}}) {
     const std::int64_t rows = shape.size() == 1 ? (1 << 20) : 20000;
     std::vector<std::int64_t> idx;
     for (std::int64_t i = 0; i < rows; ++i) {
@@ -440,7 +471,7 @@ TYPED_TEST(ScatterFloat, ParallelEqualsSequentialLoopBitForBit) {
     if (shape.size() == 2) ushape = ts::Shape{rows, shape[1]};
     const auto u = Tensor<T>::from_vector(updates, ushape, device);
     const ts::ScatterOptions options{.deterministic = true};
-    for (Op op : {Op::Sub, Op::Add, Op::Update}) {
+    for (Op op : {Op::Sub, Op::Add, Op::Update, Op::Max}) {
       const auto expected = reference_scatter(op, values, shape, idx, 1, updates);
       for (int run = 0; run < 5; ++run) {
         EXPECT_TRUE(same_bits(call(op, t, indices, u, options).to_vector(), expected))
@@ -450,6 +481,21 @@ TYPED_TEST(ScatterFloat, ParallelEqualsSequentialLoopBitForBit) {
       call_(op, in_place, indices, u, options);
       EXPECT_TRUE(same_bits(in_place.to_vector(), expected)) << op_name(op);
     }
+    // Ignore: every 1000th row out of bounds (negative or past the end) is skipped.
+    auto bad_idx = idx;
+    for (std::size_t r = 999; r < bad_idx.size(); r += 1000) {
+      bad_idx[r] = r % 2000 == 999 ? -1 - bad_idx[r] : shape[0] + bad_idx[r];
+    }
+    const auto bad_indices = Tensor<std::int64_t>::from_vector(bad_idx, {rows, 1}, device);
+    const auto skipped = reference_scatter(Op::Sub, values, shape, bad_idx, 1, updates);
+    const ts::ScatterOptions ignore{.out_of_bounds = ts::OutOfBounds::Ignore,
+                                    .deterministic = true};
+    EXPECT_TRUE(same_bits(t.tensor_scatter_nd_sub(bad_indices, u, ignore).to_vector(), skipped));
+    auto in_place = t.clone();
+    in_place.scatter_nd_sub_(bad_indices, u, ignore);
+    EXPECT_TRUE(same_bits(in_place.to_vector(), skipped));
+    EXPECT_THROW(in_place.scatter_nd_sub_(bad_indices, u), ts::IndexError);
+    EXPECT_TRUE(same_bits(in_place.to_vector(), skipped));
   }
 }
 
@@ -503,18 +549,16 @@ TEST(ScatterErrors, ShapesAreCheckedBeforeAnythingIsWritten) {
     EXPECT_NE(what.find("[2,1]"), std::string::npos) << what;
   }
   // Rows into a tensor without elements.
-  EXPECT_THROW((void)Tensor<float>::ones({0}).tensor_scatter_nd_add(
-                   ts::tensor<std::int32_t>({{0}}), ts::tensor<float>({1})),
+  EXPECT_THROW((void)Tensor<float>::ones({0}).tensor_scatter_nd_add(ts::tensor<std::int32_t>({{0}}),
+                                                                    ts::tensor<float>({1})),
                ts::ShapeError);
   EXPECT_EQ(t.to_vector(), std::vector<float>(12, 1.0f));
   // No rows: an unchanged copy, whatever the tensor.
   const auto none = Tensor<std::int64_t>::zeros({0, 1});
-  EXPECT_EQ(t.tensor_scatter_nd_sub(none, Tensor<float>::zeros({0, 3})).to_vector(),
-            t.to_vector());
-  EXPECT_EQ(Tensor<float>::ones({0, 2})
-                .tensor_scatter_nd_sub(none, Tensor<float>::zeros({0, 2}))
-                .shape(),
-            (ts::Shape{0, 2}));
+  EXPECT_EQ(t.tensor_scatter_nd_sub(none, Tensor<float>::zeros({0, 3})).to_vector(), t.to_vector());
+  EXPECT_EQ(
+      Tensor<float>::ones({0, 2}).tensor_scatter_nd_sub(none, Tensor<float>::zeros({0, 2})).shape(),
+      (ts::Shape{0, 2}));
 }
 
 TEST(ScatterErrors, OperandsOnAnotherDeviceRaiseDeviceError) {
@@ -534,9 +578,8 @@ TEST(ScatterAliasing, UpdatesReadingTheTensorSeeItsOldValues) {
     if (!tessera_test::unavailable_reason(device).empty()) continue;
     auto t = ts::tensor<std::int32_t>({1, 2, 3, 4, 5, 6, 7, 8}, device);
     const auto i = ts::tensor<std::int64_t>({{4}, {5}, {6}, {7}, {0}}, device);
-    const auto expected =
-        reference_scatter(Op::Add, t.to_vector(), t.shape(), i.to_vector(), 1,
-                          std::vector<std::int32_t>{1, 2, 3, 4, 5});
+    const auto expected = reference_scatter(Op::Add, t.to_vector(), t.shape(), i.to_vector(), 1,
+                                            std::vector<std::int32_t>{1, 2, 3, 4, 5});
     t.scatter_nd_add_(i, t.slice(0, 0, 5));
     EXPECT_EQ(t.to_vector(), expected);
     auto t2 = ts::tensor<std::int32_t>({1, 2, 3, 4, 5, 6, 7, 8}, device);

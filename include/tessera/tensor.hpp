@@ -162,66 +162,66 @@ class Tensor : public Expr<Tensor<T>> {
   /// `tensor_scatter_nd_*` returns a new tensor; `scatter_nd_*_` works in place. Options:
   /// `{.out_of_bounds = OutOfBounds::Ignore, .deterministic = true}`.
   /// @{
-  /// A copy of this tensor where `updates` subtracts at `indices`.
+  /// A copy of this tensor with `updates` subtracted at `indices`.
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor tensor_scatter_nd_sub(const Tensor<Index>& indices, const Updates& updates) const;
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor tensor_scatter_nd_sub(const Tensor<Index>& indices, const Updates& updates,
-                                 const ScatterOptions& options) const;
-  /// In place: `updates` subtracts at `indices` of this tensor.
+                               const ScatterOptions& options) const;
+  /// In place: this tensor with `updates` subtracted at `indices`; returns *this.
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor& scatter_nd_sub_(const Tensor<Index>& indices, const Updates& updates);
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor& scatter_nd_sub_(const Tensor<Index>& indices, const Updates& updates,
-                             const ScatterOptions& options);
-  /// A copy of this tensor where `updates` adds at `indices`.
+                          const ScatterOptions& options);
+  /// A copy of this tensor with `updates` added at `indices`.
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor tensor_scatter_nd_add(const Tensor<Index>& indices, const Updates& updates) const;
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor tensor_scatter_nd_add(const Tensor<Index>& indices, const Updates& updates,
-                                 const ScatterOptions& options) const;
-  /// In place: `updates` adds at `indices` of this tensor.
+                               const ScatterOptions& options) const;
+  /// In place: this tensor with `updates` added at `indices`; returns *this.
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor& scatter_nd_add_(const Tensor<Index>& indices, const Updates& updates);
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor& scatter_nd_add_(const Tensor<Index>& indices, const Updates& updates,
-                             const ScatterOptions& options);
-  /// A copy of this tensor where `updates` replaces at `indices`.
+                          const ScatterOptions& options);
+  /// A copy of this tensor with `updates` written at `indices`.
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor tensor_scatter_nd_update(const Tensor<Index>& indices, const Updates& updates) const;
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor tensor_scatter_nd_update(const Tensor<Index>& indices, const Updates& updates,
-                                 const ScatterOptions& options) const;
-  /// In place: `updates` replaces at `indices` of this tensor.
+                                  const ScatterOptions& options) const;
+  /// In place: this tensor with `updates` written at `indices`; returns *this.
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor& scatter_nd_update_(const Tensor<Index>& indices, const Updates& updates);
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor& scatter_nd_update_(const Tensor<Index>& indices, const Updates& updates,
                              const ScatterOptions& options);
-  /// A copy of this tensor where `updates` keeps the smaller at `indices`.
+  /// A copy of this tensor with `updates` combined by min at `indices`.
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor tensor_scatter_nd_min(const Tensor<Index>& indices, const Updates& updates) const;
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor tensor_scatter_nd_min(const Tensor<Index>& indices, const Updates& updates,
-                                 const ScatterOptions& options) const;
-  /// In place: `updates` keeps the smaller at `indices` of this tensor.
+                               const ScatterOptions& options) const;
+  /// In place: this tensor with `updates` combined by min at `indices`; returns *this.
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor& scatter_nd_min_(const Tensor<Index>& indices, const Updates& updates);
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor& scatter_nd_min_(const Tensor<Index>& indices, const Updates& updates,
-                             const ScatterOptions& options);
-  /// A copy of this tensor where `updates` keeps the larger at `indices`.
+                          const ScatterOptions& options);
+  /// A copy of this tensor with `updates` combined by max at `indices`.
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor tensor_scatter_nd_max(const Tensor<Index>& indices, const Updates& updates) const;
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor tensor_scatter_nd_max(const Tensor<Index>& indices, const Updates& updates,
-                                 const ScatterOptions& options) const;
-  /// In place: `updates` keeps the larger at `indices` of this tensor.
+                               const ScatterOptions& options) const;
+  /// In place: this tensor with `updates` combined by max at `indices`; returns *this.
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor& scatter_nd_max_(const Tensor<Index>& indices, const Updates& updates);
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor& scatter_nd_max_(const Tensor<Index>& indices, const Updates& updates,
-                             const ScatterOptions& options);
+                          const ScatterOptions& options);
   /// @}
 
  private:

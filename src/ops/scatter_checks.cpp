@@ -52,8 +52,8 @@ void check_scatter_shapes(const char* op, const Shape& tensor, const Shape& indi
                       tf_shape(tensor), ", indices shape ", tf_shape(indices), ", K = ", k, ")");
   }
   if (tensor.numel() == 0 && indices.numel() != 0) {
-    raise<ShapeError>(op, "indices and updates specified for empty output shape ",
-                      tf_shape(tensor), " (indices shape ", tf_shape(indices), ")");
+    raise<ShapeError>(op, "indices and updates specified for empty output shape ", tf_shape(tensor),
+                      " (indices shape ", tf_shape(indices), ")");
   }
 }
 

@@ -73,11 +73,10 @@ __device__ void scatter_atomic(T* address, T u) {
   constexpr bool sub = std::is_same_v<Op, scatter_ops::Sub>;
   if constexpr (std::is_same_v<Op, scatter_ops::Update>) {
     *address = u;  // duplicates: one of them wins (TensorFlow's GPU kernel does the same)
-  } else if constexpr ((sub || std::is_same_v<Op, scatter_ops::Add>) &&
-                       std::is_floating_point_v<T>) {
+  } else if constexpr ((sub || std::is_same_v<Op, scatter_ops::Add>)&&std::is_floating_point_v<T>) {
     atomicAdd(address, sub ? -u : u);  // x - u is x + (-u) exactly in IEEE arithmetic
-  } else if constexpr ((sub || std::is_same_v<Op, scatter_ops::Add>) &&
-                       std::is_integral_v<T> && (sizeof(T) == 4 || sizeof(T) == 8)) {
+  } else if constexpr ((sub || std::is_same_v<Op, scatter_ops::Add>)&&std::is_integral_v<T> &&
+                       (sizeof(T) == 4 || sizeof(T) == 8)) {
     // Two's complement: adding the wrapped negation subtracts, in unsigned words.
     using Word = std::conditional_t<sizeof(T) == 8, unsigned long long, unsigned int>;
     const auto w = static_cast<Word>(u);
@@ -104,11 +103,11 @@ __device__ T scatter_update_at(const K& updates, const Extents& extents, bool li
 }
 
 template <class Index>
-__global__ void scatter_first_bad_kernel(ScatterGeometry g, const Index* indices,
-                                         std::int64_t rows, unsigned long long* first) {
+__global__ void scatter_first_bad_kernel(ScatterGeometry g, const Index* indices, std::int64_t rows,
+                                         unsigned long long* first) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-       i < rows; i += stride) {
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < rows;
+       i += stride) {
     if (g.slice_of(indices + i * g.k) < 0) atomicMin(first, static_cast<unsigned long long>(i));
   }
 }
@@ -133,8 +132,8 @@ template <class Index>
 __global__ void scatter_keys_kernel(ScatterGeometry g, const Index* indices, std::int64_t rows,
                                     std::int64_t* keys, std::int64_t* order) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-       i < rows; i += stride) {
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < rows;
+       i += stride) {
     const std::int64_t slice = g.slice_of(indices + i * g.k);
     keys[i] = slice < 0 ? g.slices : slice;
     order[i] = i;
@@ -177,13 +176,12 @@ std::int64_t scatter_first_bad_cuda(int device, const ScatterGeometry& g, const 
   cudaError_t status =
       cudaMemcpyAsync(slot, &first, sizeof(first), cudaMemcpyHostToDevice, cudaStreamLegacy);
   if (status == cudaSuccess) {
-    scatter_first_bad_kernel<<<cuda_blocks(rows), kCudaThreads, 0, cudaStreamLegacy>>>(
-        g, indices, rows, slot);
+    scatter_first_bad_kernel<<<cuda_blocks(rows), kCudaThreads, 0, cudaStreamLegacy>>>(g, indices,
+                                                                                       rows, slot);
     status = cudaGetLastError();
   }
   if (status == cudaSuccess) {
-    status =
-        cudaMemcpyAsync(&first, slot, sizeof(first), cudaMemcpyDeviceToHost, cudaStreamLegacy);
+    status = cudaMemcpyAsync(&first, slot, sizeof(first), cudaMemcpyDeviceToHost, cudaStreamLegacy);
   }
   cudaFreeAsync(slot, cudaStreamLegacy);
   if (status == cudaSuccess) status = cudaStreamSynchronize(cudaStreamLegacy);
@@ -211,12 +209,10 @@ void scatter_cuda(int device, T* out, const ScatterGeometry& g, const Index* ind
   while (end_bit < 63 && (std::int64_t{1} << end_bit) <= g.slices) ++end_bit;
   const auto count = static_cast<std::size_t>(rows);
   std::size_t sort_bytes = 0;
-  check_cuda(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes,
-                                             static_cast<const std::int64_t*>(nullptr),
-                                             static_cast<std::int64_t*>(nullptr),
-                                             static_cast<const std::int64_t*>(nullptr),
-                                             static_cast<std::int64_t*>(nullptr), rows, 0,
-                                             end_bit, cudaStreamLegacy),
+  check_cuda(cub::DeviceRadixSort::SortPairs(
+                 nullptr, sort_bytes, static_cast<const std::int64_t*>(nullptr),
+                 static_cast<std::int64_t*>(nullptr), static_cast<const std::int64_t*>(nullptr),
+                 static_cast<std::int64_t*>(nullptr), rows, 0, end_bit, cudaStreamLegacy),
              "tensor_scatter_nd sort size");
   // One allocation: keys and row order (in and out), then CUB's scratch (256-byte aligned).
   const std::size_t arrays = (4 * count * sizeof(std::int64_t) + 255) / 256 * 256;
@@ -227,13 +223,13 @@ void scatter_cuda(int device, T* out, const ScatterGeometry& g, const Index* ind
   auto* const order_in = keys_in + count;
   auto* const keys = order_in + count;
   auto* const order = keys + count;
-  scatter_keys_kernel<<<cuda_blocks(rows), kCudaThreads, 0, cudaStreamLegacy>>>(
-      g, indices, rows, keys_in, order_in);
+  scatter_keys_kernel<<<cuda_blocks(rows), kCudaThreads, 0, cudaStreamLegacy>>>(g, indices, rows,
+                                                                                keys_in, order_in);
   cudaError_t status = cudaGetLastError();
   if (status == cudaSuccess) {
-    status = cub::DeviceRadixSort::SortPairs(static_cast<char*>(scratch) + arrays, sort_bytes,
-                                             keys_in, keys, order_in, order, rows, 0, end_bit,
-                                             cudaStreamLegacy);
+    status =
+        cub::DeviceRadixSort::SortPairs(static_cast<char*>(scratch) + arrays, sort_bytes, keys_in,
+                                        keys, order_in, order, rows, 0, end_bit, cudaStreamLegacy);
   }
   if (status == cudaSuccess) {
     scatter_ordered_kernel<Op, T><<<cuda_blocks(n), kCudaThreads, 0, cudaStreamLegacy>>>(

@@ -18,11 +18,11 @@ enum class ScatterOpId : std::uint8_t { Sub, Add, Update, Min, Max };
 /// How index rows map onto a contiguous output: row (i_0, ..., i_{K-1}) names slice
 /// `sum_d i_d * slice_strides[d]`, i.e. elements [slice * slice_size, (slice + 1) * slice_size).
 struct ScatterGeometry {
-  int k = 0;                                 ///< index depth K = indices.shape[-1]
-  std::int64_t extents[kMaxDims] = {};       ///< the output's first K extents
+  int k = 0;                                  ///< index depth K = indices.shape[-1]
+  std::int64_t extents[kMaxDims] = {};        ///< the output's first K extents
   std::int64_t slice_strides[kMaxDims] = {};  ///< in slices: product of extents[d + 1 .. K)
-  std::int64_t slices = 0;                   ///< product of the first K extents
-  std::int64_t slice_size = 1;               ///< product of the remaining extents
+  std::int64_t slices = 0;                    ///< product of the first K extents
+  std::int64_t slice_size = 1;                ///< product of the remaining extents
 
   static ScatterGeometry of(const Shape& shape, int k) {
     ScatterGeometry g;

@@ -63,7 +63,7 @@ namespace host_ops {
 template <class T, class Index>
 std::int64_t scatter_nd(ScatterOpId op, T* out, const T* source, std::int64_t numel,
                         const ScatterGeometry& g, const Index* indices, std::int64_t rows,
-                        const TensorView<T>& updates);
+                        const TensorView<T>& updates, bool check);
 }  // namespace host_ops
 
 namespace cuda_ops {
@@ -78,16 +78,16 @@ void scatter_nd(int device, ScatterOpId op, T* out, const ScatterGeometry& g, co
 }  // namespace cuda_ops
 
 /// Instantiates cuda_ops::scatter_first_bad for an index type (the CUDA backend or its stand-in).
-#define TESSERA_INSTANTIATE_SCATTER_CHECK_CUDA(Index)                                         \
+#define TESSERA_INSTANTIATE_SCATTER_CHECK_CUDA(Index)                                       \
   template std::int64_t scatter_first_bad<Index>(int, const ScatterGeometry&, const Index*, \
                                                  std::int64_t);
 /// Instantiates cuda_ops::scatter_nd for dtype T and both index types.
-#define TESSERA_INSTANTIATE_SCATTER_CUDA(T)                                                  \
-  template void scatter_nd<T, std::int32_t>(int, ScatterOpId, T*, const ScatterGeometry&,   \
-                                            const std::int32_t*, std::int64_t,              \
-                                            const TensorView<T>&, bool);                    \
-  template void scatter_nd<T, std::int64_t>(int, ScatterOpId, T*, const ScatterGeometry&,   \
-                                            const std::int64_t*, std::int64_t,              \
+#define TESSERA_INSTANTIATE_SCATTER_CUDA(T)                                               \
+  template void scatter_nd<T, std::int32_t>(int, ScatterOpId, T*, const ScatterGeometry&, \
+                                            const std::int32_t*, std::int64_t,            \
+                                            const TensorView<T>&, bool);                  \
+  template void scatter_nd<T, std::int64_t>(int, ScatterOpId, T*, const ScatterGeometry&, \
+                                            const std::int64_t*, std::int64_t,            \
                                             const TensorView<T>&, bool);
 
 template <class Index>
@@ -149,10 +149,6 @@ Tensor<T> scatter_nd_run(const Tensor<T>& tensor, const Tensor<Index>& indices_o
   }
 
   if (device.is_cpu()) {
-    if (check && in_place && rows > 0) {
-      const std::int64_t bad = scatter_first_bad_row_host(g, indices.data(), rows);
-      if (bad < rows) raise_scatter_row(op, indices, bad, indices_shape, tensor.shape());
-    }
     // The output: the tensor itself (in place, contiguous), or a fresh tensor that the kernel
     // fills from a contiguous source while it scatters.
     Tensor<T> out;
@@ -169,20 +165,19 @@ Tensor<T> scatter_nd_run(const Tensor<T>& tensor, const Tensor<Index>& indices_o
       std::int64_t bad = rows;
       if constexpr (std::is_same_v<U, Tensor<T>>) {
         const Tensor<T> updates = updates_alias ? updates_operand.clone() : updates_operand;
-        bad = host_ops::scatter_nd<T, Index>(Op::id, out.data(), source, numel, g,
-                                             indices.data(), rows, updates.view());
+        bad = host_ops::scatter_nd<T, Index>(Op::id, out.data(), source, numel, g, indices.data(),
+                                             rows, updates.view(), check);
       } else if (updates_alias) {
         const auto updates = materialize<T>(updates_operand);
-        bad = host_ops::scatter_nd<T, Index>(Op::id, out.data(), source, numel, g,
-                                             indices.data(), rows, updates.view());
+        bad = host_ops::scatter_nd<T, Index>(Op::id, out.data(), source, numel, g, indices.data(),
+                                             rows, updates.view(), check);
       } else {
-        bad = scatter_host<Op>(out.data(), source, numel, g, indices.data(), rows,
-                               expr_bind(updates_operand, updates_shape),
-                               Extents::of(updates_shape),
-                               expr_linear(updates_operand, updates_shape),
-                               scatter_host_threads());
+        bad = scatter_host<Op>(
+            out.data(), source, numel, g, indices.data(), rows,
+            expr_bind(updates_operand, updates_shape), Extents::of(updates_shape),
+            expr_linear(updates_operand, updates_shape), check, scatter_host_threads());
       }
-      // Out of place, the scatter checked the rows itself; `out` is dropped unseen.
+      // In place the kernel wrote nothing; out of place `out` is dropped unseen.
       if (check && bad < rows) raise_scatter_row(op, indices, bad, indices_shape, tensor.shape());
     }
     if (in_place && !tensor.is_contiguous()) {
@@ -234,7 +229,7 @@ Tensor<T> scatter_nd_run(const Tensor<T>& tensor, const Tensor<Index>& indices_o
 
 // One block per member of the family: the copying form, the in-place form (`name_`), each with
 // and without options, as free functions and as Tensor methods.
-#define TESSERA_SCATTER_FAMILY(NAME, INPLACE, OP)                                                \
+#define TESSERA_SCATTER_FAMILY(NAME, INPLACE, OP)                                               \
   inline namespace TESSERA_EVAL_NS {                                                            \
   template <class T, class Index, Expression Updates>                                           \
   Tensor<T> NAME(const Tensor<T>& tensor, const Tensor<Index>& indices, const Updates& updates, \

@@ -31,7 +31,7 @@ namespace host_ops {
 template <class T, class Index>
 std::int64_t scatter_nd(ScatterOpId op, T* out, const T* source, std::int64_t numel,
                         const ScatterGeometry& g, const Index* indices, std::int64_t rows,
-                        const TensorView<T>& updates) {
+                        const TensorView<T>& updates, bool check) {
   LeafKernel<T> k{updates.data, updates.ndim, {}};
   Extents extents;
   extents.ndim = updates.ndim;
@@ -46,18 +46,19 @@ std::int64_t scatter_nd(ScatterOpId op, T* out, const T* source, std::int64_t nu
     if constexpr (std::is_same_v<T, bool> && !std::is_same_v<Op, scatter_ops::Update>) {
       return rows;  // unreachable: scatter.hpp rejects arithmetic on bool at compile time
     } else {
-      return scatter_host<Op>(out, source, numel, g, indices, rows, k, extents, linear, threads);
+      return scatter_host<Op>(out, source, numel, g, indices, rows, k, extents, linear, check,
+                              threads);
     }
   });
 }
 
-#define TESSERA_INSTANTIATE_SCATTER_HOST(T)                                                     \
-  template std::int64_t scatter_nd<T, std::int32_t>(ScatterOpId, T*, const T*, std::int64_t,   \
+#define TESSERA_INSTANTIATE_SCATTER_HOST(T)                                                      \
+  template std::int64_t scatter_nd<T, std::int32_t>(ScatterOpId, T*, const T*, std::int64_t,     \
                                                     const ScatterGeometry&, const std::int32_t*, \
-                                                    std::int64_t, const TensorView<T>&);        \
-  template std::int64_t scatter_nd<T, std::int64_t>(ScatterOpId, T*, const T*, std::int64_t,   \
+                                                    std::int64_t, const TensorView<T>&, bool);   \
+  template std::int64_t scatter_nd<T, std::int64_t>(ScatterOpId, T*, const T*, std::int64_t,     \
                                                     const ScatterGeometry&, const std::int64_t*, \
-                                                    std::int64_t, const TensorView<T>&);
+                                                    std::int64_t, const TensorView<T>&, bool);
 TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_SCATTER_HOST)
 #undef TESSERA_INSTANTIATE_SCATTER_HOST
 
