@@ -93,15 +93,6 @@ __device__ void scatter_atomic(T* address, T u) {
   }
 }
 
-template <class T, class K>
-__device__ T scatter_update_at(const K& updates, const Extents& extents, bool linear,
-                               std::int64_t p) {
-  if (linear) return static_cast<T>(updates.linear(p));
-  std::int64_t index[kMaxDims];
-  extents.unravel(p, index);
-  return static_cast<T>(updates.at(index));
-}
-
 template <class Index>
 __global__ void scatter_first_bad_kernel(ScatterGeometry g, const Index* indices, std::int64_t rows,
                                          unsigned long long* first) {

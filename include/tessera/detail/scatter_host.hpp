@@ -41,14 +41,6 @@ struct ScatterPair {
   T value;
 };
 
-template <class T, class K>
-T scatter_update_at(const K& updates, const Extents& extents, bool linear, std::int64_t p) {
-  if (linear) return static_cast<T>(updates.linear(p));
-  std::int64_t index[kMaxDims] = {};
-  extents.unravel(p, index);
-  return static_cast<T>(updates.at(index));
-}
-
 /// The lowest position of an index row that names no slice of `g`, or `rows` when all do.
 template <class Index>
 std::int64_t scatter_first_bad_row_host(const ScatterGeometry& g, const Index* indices,
@@ -99,13 +91,14 @@ std::int64_t scatter_host_bucketed(T* out, const T* source, std::int64_t numel,
   std::int64_t* const bad = first_bad.get();
   constexpr std::int64_t kMask = (std::int64_t{1} << kScatterBucketBits) - 1;
   host_parallel_for(blocks, [&](std::int64_t j) {
+    const ScatterGeometry geo = g;  // a local copy: the stores below cannot alias it
     const std::int64_t begin = j * kScatterFileBlock;
     const std::int64_t end = std::min(rows, begin + kScatterFileBlock);
     std::int64_t* const start = starts + j * (buckets + 1);
     std::fill(start, start + buckets + 1, std::int64_t{0});
     bad[j] = rows;
     for (std::int64_t i = begin; i < end; ++i) {
-      const std::int64_t at = g.slice_of(indices + i * g.k);
+      const std::int64_t at = geo.slice_of(indices + i * geo.k);
       if (at < 0) {
         if (bad[j] == rows) bad[j] = i;
         continue;
@@ -117,7 +110,7 @@ std::int64_t scatter_host_bucketed(T* out, const T* source, std::int64_t numel,
     for (std::int64_t b = 1; b <= buckets; ++b) start[b] += start[b - 1];
     std::vector<std::int64_t> cursor(start, start + buckets);
     for (std::int64_t i = begin; i < end; ++i) {
-      const std::int64_t at = g.slice_of(indices + i * g.k);
+      const std::int64_t at = geo.slice_of(indices + i * geo.k);
       if (at < 0) continue;
       pairs[cursor[static_cast<std::size_t>(at >> kScatterBucketBits)]++] = {
           static_cast<std::uint32_t>(at & kMask),
@@ -171,6 +164,7 @@ std::int64_t scatter_host(T* out, const T* source, std::int64_t numel, const Sca
       std::max<std::int64_t>(1, std::min<std::int64_t>(threads, work / kScatterSerialWork));
   std::int64_t first_bad = rows;
   host_parallel_for(parts, [&](std::int64_t part) {
+    const ScatterGeometry geo = g;  // a local copy: the stores below cannot alias it
     const std::int64_t lo = numel / parts * part + std::min(part, numel % parts);
     const std::int64_t hi = lo + numel / parts + (part < numel % parts ? 1 : 0);
     if (source != nullptr) std::copy(source + lo, source + hi, out + lo);
@@ -181,7 +175,7 @@ std::int64_t scatter_host(T* out, const T* source, std::int64_t numel, const Sca
       T scratch{};
       const auto span = static_cast<std::uint64_t>(hi - lo);
       for (std::int64_t i = 0; i < rows; ++i) {
-        const std::int64_t at = g.slice_of(indices + i * g.k);
+        const std::int64_t at = geo.slice_of(indices + i * geo.k);
         if (at < 0 && bad == rows) bad = i;
         const bool mine = static_cast<std::uint64_t>(at - lo) < span;
         T* const dst = mine ? out + at : &scratch;
@@ -190,7 +184,7 @@ std::int64_t scatter_host(T* out, const T* source, std::int64_t numel, const Sca
     } else {
       std::int64_t index[kMaxDims] = {};
       for (std::int64_t i = 0; i < rows; ++i) {
-        const std::int64_t slice = g.slice_of(indices + i * g.k);
+        const std::int64_t slice = geo.slice_of(indices + i * geo.k);
         if (slice < 0) {
           if (bad == rows) bad = i;
           continue;

@@ -9,6 +9,7 @@
 #include "tessera/core/macros.hpp"
 #include "tessera/core/shape.hpp"
 #include "tessera/expr/functors.hpp"
+#include "tessera/expr/host_executor.hpp"
 
 namespace tessera::detail {
 
@@ -99,6 +100,17 @@ struct Max {
   }
 };
 }  // namespace scatter_ops
+
+/// Update element p (row-major over the updates' shape `extents`) of a bound kernel functor,
+/// as T.
+template <class T, class K>
+TESSERA_HD T scatter_update_at(const K& updates, const Extents& extents, bool linear,
+                               std::int64_t p) {
+  if (linear) return static_cast<T>(updates.linear(p));
+  std::int64_t index[kMaxDims] = {};
+  extents.unravel(p, index);
+  return static_cast<T>(updates.at(index));
+}
 
 /// Calls `f(Op{})` with the functor of `id`.
 template <class F>
