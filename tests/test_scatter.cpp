@@ -186,7 +186,8 @@ bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
   if constexpr (std::is_same_v<T, bool>) {
     return a == b;
   } else {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+    return a.size() == b.size() &&
+           (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
   }
 }
 
