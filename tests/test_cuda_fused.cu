@@ -82,3 +82,21 @@ TEST(CudaFused, SearchAndNonzeroReadExpressionsInTheKernel) {
             (a - 1.0f).bucketize(seq, true).to_vector());
   EXPECT_EQ((da > 0.5f).nonzero().to_vector(), (a > 0.5f).nonzero().to_vector());
 }
+
+TEST(CudaFused, ScatterReadsExpressionUpdatesInTheKernel) {
+  REQUIRE_GPU();
+  const auto t = sample({50, 37}, 0.25f);
+  const auto u = sample({1000, 37}, 0.125f);
+  std::vector<std::int64_t> rows(1000);
+  for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<std::int64_t>(i * 7 % 50);
+  const auto i = ts::Tensor<std::int64_t>::from_vector(rows, {1000, 1});
+  const auto gpu = ts::Device::cuda();
+  const auto dt = t.to(gpu);
+  const auto du = u.to(gpu);
+  const auto di = i.to(gpu);
+  const ts::ScatterOptions deterministic{.deterministic = true};
+  EXPECT_EQ(dt.tensor_scatter_nd_sub(di, du * 0.5f, deterministic).to_vector(),
+            t.tensor_scatter_nd_sub(i, u * 0.5f).to_vector());
+  EXPECT_EQ(dt.tensor_scatter_nd_max(di, du.transpose(0, 1).transpose(0, 1) - 1.0f).to_vector(),
+            t.tensor_scatter_nd_max(i, u - 1.0f).to_vector());
+}

@@ -28,6 +28,11 @@ void assign_expression(Tensor<T>& destination, const E& expression);
 }  // namespace TESSERA_EVAL_NS
 }  // namespace detail
 
+/// What tensor_scatter_nd_* does with out-of-bounds index rows (tessera/ops/scatter.hpp).
+enum class OutOfBounds;
+/// Options of tensor_scatter_nd_* (defined in tessera/ops/scatter.hpp).
+struct ScatterOptions;
+
 /// An n-d array of T (one of the eight dtypes) on the CPU or a CUDA GPU.
 ///
 /// Copies are cheap and share memory (like PyTorch); `clone()` copies the elements. Views
@@ -148,6 +153,75 @@ class Tensor : public Expr<Tensor<T>> {
   Tensor select(std::int64_t dim, std::int64_t index) const;
   /// Swaps two dimensions.
   Tensor transpose(std::int64_t dim0, std::int64_t dim1) const;
+  /// @}
+
+  /// @name Scatter (TensorFlow semantics; defined in tessera/ops/scatter.hpp)
+  /// Row i of `indices` (Tensor<int32_t|int64_t>, last extent K) names element or slice
+  /// `[indices[i, 0], ..., indices[i, K-1]]`; `updates` (a tensor or an expression of shape
+  /// `indices.shape[:-1] + shape[K:]`) combine there, duplicates in index order.
+  /// `tensor_scatter_nd_*` returns a new tensor; `scatter_nd_*_` works in place. Options:
+  /// `{.out_of_bounds = OutOfBounds::Ignore, .deterministic = true}`.
+  /// @{
+  /// A copy of this tensor with `updates` subtracted at `indices`.
+  template <class Index, class Updates, class Abi = detail::EvalAbi>
+  Tensor tensor_scatter_nd_sub(const Tensor<Index>& indices, const Updates& updates) const;
+  template <class Index, class Updates, class Abi = detail::EvalAbi>
+  Tensor tensor_scatter_nd_sub(const Tensor<Index>& indices, const Updates& updates,
+                               const ScatterOptions& options) const;
+  /// In place: this tensor with `updates` subtracted at `indices`; returns *this.
+  template <class Index, class Updates, class Abi = detail::EvalAbi>
+  Tensor& scatter_nd_sub_(const Tensor<Index>& indices, const Updates& updates);
+  template <class Index, class Updates, class Abi = detail::EvalAbi>
+  Tensor& scatter_nd_sub_(const Tensor<Index>& indices, const Updates& updates,
+                          const ScatterOptions& options);
+  /// A copy of this tensor with `updates` added at `indices`.
+  template <class Index, class Updates, class Abi = detail::EvalAbi>
+  Tensor tensor_scatter_nd_add(const Tensor<Index>& indices, const Updates& updates) const;
+  template <class Index, class Updates, class Abi = detail::EvalAbi>
+  Tensor tensor_scatter_nd_add(const Tensor<Index>& indices, const Updates& updates,
+                               const ScatterOptions& options) const;
+  /// In place: this tensor with `updates` added at `indices`; returns *this.
+  template <class Index, class Updates, class Abi = detail::EvalAbi>
+  Tensor& scatter_nd_add_(const Tensor<Index>& indices, const Updates& updates);
+  template <class Index, class Updates, class Abi = detail::EvalAbi>
+  Tensor& scatter_nd_add_(const Tensor<Index>& indices, const Updates& updates,
+                          const ScatterOptions& options);
+  /// A copy of this tensor with `updates` written at `indices`.
+  template <class Index, class Updates, class Abi = detail::EvalAbi>
+  Tensor tensor_scatter_nd_update(const Tensor<Index>& indices, const Updates& updates) const;
+  template <class Index, class Updates, class Abi = detail::EvalAbi>
+  Tensor tensor_scatter_nd_update(const Tensor<Index>& indices, const Updates& updates,
+                                  const ScatterOptions& options) const;
+  /// In place: this tensor with `updates` written at `indices`; returns *this.
+  template <class Index, class Updates, class Abi = detail::EvalAbi>
+  Tensor& scatter_nd_update_(const Tensor<Index>& indices, const Updates& updates);
+  template <class Index, class Updates, class Abi = detail::EvalAbi>
+  Tensor& scatter_nd_update_(const Tensor<Index>& indices, const Updates& updates,
+                             const ScatterOptions& options);
+  /// A copy of this tensor with `updates` combined by min at `indices`.
+  template <class Index, class Updates, class Abi = detail::EvalAbi>
+  Tensor tensor_scatter_nd_min(const Tensor<Index>& indices, const Updates& updates) const;
+  template <class Index, class Updates, class Abi = detail::EvalAbi>
+  Tensor tensor_scatter_nd_min(const Tensor<Index>& indices, const Updates& updates,
+                               const ScatterOptions& options) const;
+  /// In place: this tensor with `updates` combined by min at `indices`; returns *this.
+  template <class Index, class Updates, class Abi = detail::EvalAbi>
+  Tensor& scatter_nd_min_(const Tensor<Index>& indices, const Updates& updates);
+  template <class Index, class Updates, class Abi = detail::EvalAbi>
+  Tensor& scatter_nd_min_(const Tensor<Index>& indices, const Updates& updates,
+                          const ScatterOptions& options);
+  /// A copy of this tensor with `updates` combined by max at `indices`.
+  template <class Index, class Updates, class Abi = detail::EvalAbi>
+  Tensor tensor_scatter_nd_max(const Tensor<Index>& indices, const Updates& updates) const;
+  template <class Index, class Updates, class Abi = detail::EvalAbi>
+  Tensor tensor_scatter_nd_max(const Tensor<Index>& indices, const Updates& updates,
+                               const ScatterOptions& options) const;
+  /// In place: this tensor with `updates` combined by max at `indices`; returns *this.
+  template <class Index, class Updates, class Abi = detail::EvalAbi>
+  Tensor& scatter_nd_max_(const Tensor<Index>& indices, const Updates& updates);
+  template <class Index, class Updates, class Abi = detail::EvalAbi>
+  Tensor& scatter_nd_max_(const Tensor<Index>& indices, const Updates& updates,
+                          const ScatterOptions& options);
   /// @}
 
  private:

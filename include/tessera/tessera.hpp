@@ -14,4 +14,6 @@
 #include "tessera/expr/reduce.hpp"
 #include "tessera/format.hpp"
 #include "tessera/ops/nonzero.hpp"
+#include "tessera/ops/scatter.hpp"
+#include "tessera/ops/searchsorted.hpp"
 #include "tessera/tensor.hpp"

@@ -5,6 +5,7 @@
 #include "tessera/core/cuda_runtime.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/ops/nonzero.hpp"
+#include "tessera/ops/scatter.hpp"
 #include "tessera/ops/searchsorted.hpp"
 #include "tessera/tensor.hpp"  // first: defines Tensor, then the expression machinery
 
@@ -94,6 +95,18 @@ void searchsorted(int, const SearchRows<C>&, const TensorView<C>&, std::int64_t,
   unavailable("searchsorted");
 }
 TESSERA_FOR_EACH_NUMERIC_DTYPE(TESSERA_INSTANTIATE_SEARCHSORTED_CUDA)
+
+template <class Index>
+std::int64_t scatter_first_bad(int, const ScatterGeometry&, const Index*, std::int64_t) {
+  unavailable("tensor_scatter_nd");
+}
+template <class T, class Index>
+void scatter_nd(int, ScatterOpId, T*, const ScatterGeometry&, const Index*, std::int64_t,
+                const TensorView<T>&, bool) {
+  unavailable("tensor_scatter_nd");
+}
+TESSERA_FOR_EACH_INDEX_DTYPE(TESSERA_INSTANTIATE_SCATTER_CHECK_CUDA)
+TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_SCATTER_CUDA)
 }  // namespace cuda_ops
 
 }  // namespace tessera::detail

@@ -101,4 +101,5 @@ Tensor<typename E::value_type> eval(const E& expression) {
 #include "tessera/expr/reduce.hpp"
 // The operations define the operation members of Expr.
 #include "tessera/ops/nonzero.hpp"
+#include "tessera/ops/scatter.hpp"
 #include "tessera/ops/searchsorted.hpp"

@@ -1,0 +1,41 @@
+// tensor_scatter_nd_*'s CUDA kernels instantiated over tensors of updates of every dtype, for
+// host-compiled callers (nvcc-compiled callers instantiate them on their own expressions).
+
+// tensor.hpp first, in its own block: it pulls in the expression machinery in dependency order.
+#include "tessera/tensor.hpp"
+
+#include "tessera/detail/scatter_cuda.cuh"
+#include "tessera/ops/scatter.hpp"
+
+namespace tessera::detail::cuda_ops {
+
+template <class Index>
+std::int64_t scatter_first_bad(int device, const ScatterGeometry& g, const Index* indices,
+                               std::int64_t rows) {
+  return scatter_first_bad_cuda(device, g, indices, rows);
+}
+
+template <class T, class Index>
+void scatter_nd(int device, ScatterOpId op, T* out, const ScatterGeometry& g, const Index* indices,
+                std::int64_t rows, const TensorView<T>& updates, bool deterministic) {
+  LeafKernel<T> k{updates.data, updates.ndim, {}};
+  Extents extents;
+  extents.ndim = updates.ndim;
+  for (int d = 0; d < updates.ndim; ++d) {
+    k.strides[d] = updates.strides[d];
+    extents.shape[d] = updates.shape[d];
+  }
+  const bool linear = updates.is_contiguous();
+  with_scatter_op(op, [&](auto functor) {
+    using Op = decltype(functor);
+    // scatter.hpp rejects arithmetic on bool at compile time; only update reaches here.
+    if constexpr (!std::is_same_v<T, bool> || std::is_same_v<Op, scatter_ops::Update>) {
+      scatter_cuda<Op>(device, out, g, indices, rows, k, extents, linear, deterministic);
+    }
+  });
+}
+
+TESSERA_FOR_EACH_INDEX_DTYPE(TESSERA_INSTANTIATE_SCATTER_CHECK_CUDA)
+TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_SCATTER_CUDA)
+
+}  // namespace tessera::detail::cuda_ops

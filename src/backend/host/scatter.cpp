@@ -1,0 +1,66 @@
+// The host tensor_scatter_nd_* kernel instantiated once per dtype, index type and op for
+// tensors of updates, so that callers compile none of it (expressions of updates instantiate
+// the same kernel in the caller, reading the expression in place).
+
+#include "tessera/tensor.hpp"  // first: defines Tensor, then the expression machinery
+
+#include "tessera/config.hpp"
+#include "tessera/detail/scatter_host.hpp"
+#include "tessera/ops/scatter.hpp"
+
+#if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP
+#include <omp.h>
+#elif TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_TBB
+#include <tbb/task_arena.h>
+#endif
+
+namespace tessera::detail {
+
+int scatter_host_threads() {
+#if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP
+  return omp_get_max_threads();
+#elif TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_TBB
+  return tbb::this_task_arena::max_concurrency();
+#else
+  return 1;
+#endif
+}
+
+namespace host_ops {
+
+template <class T, class Index>
+std::int64_t scatter_nd(ScatterOpId op, T* out, const T* source, std::int64_t numel,
+                        const ScatterGeometry& g, const Index* indices, std::int64_t rows,
+                        const TensorView<T>& updates, bool check) {
+  LeafKernel<T> k{updates.data, updates.ndim, {}};
+  Extents extents;
+  extents.ndim = updates.ndim;
+  for (int d = 0; d < updates.ndim; ++d) {
+    k.strides[d] = updates.strides[d];
+    extents.shape[d] = updates.shape[d];
+  }
+  const bool linear = updates.is_contiguous();
+  const int threads = scatter_host_threads();
+  return with_scatter_op(op, [&](auto functor) -> std::int64_t {
+    using Op = decltype(functor);
+    if constexpr (std::is_same_v<T, bool> && !std::is_same_v<Op, scatter_ops::Update>) {
+      return rows;  // unreachable: scatter.hpp rejects arithmetic on bool at compile time
+    } else {
+      return scatter_host<Op>(out, source, numel, g, indices, rows, k, extents, linear, check,
+                              threads);
+    }
+  });
+}
+
+#define TESSERA_INSTANTIATE_SCATTER_HOST(T)                                                      \
+  template std::int64_t scatter_nd<T, std::int32_t>(ScatterOpId, T*, const T*, std::int64_t,     \
+                                                    const ScatterGeometry&, const std::int32_t*, \
+                                                    std::int64_t, const TensorView<T>&, bool);   \
+  template std::int64_t scatter_nd<T, std::int64_t>(ScatterOpId, T*, const T*, std::int64_t,     \
+                                                    const ScatterGeometry&, const std::int64_t*, \
+                                                    std::int64_t, const TensorView<T>&, bool);
+TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_SCATTER_HOST)
+#undef TESSERA_INSTANTIATE_SCATTER_HOST
+
+}  // namespace host_ops
+}  // namespace tessera::detail

@@ -1,0 +1,592 @@
+// tensor_scatter_nd_sub and its siblings against TensorFlow's own answers and NumPy's ufunc.at
+// (tests/data/scatter_golden.json, written by tools/golden/gen_scatter.py) and against a plain
+// sequential loop over random shapes, dtypes, index types, layouts and devices; every error
+// rule with the inputs left intact.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "support/golden.hpp"
+#include "support/layouts.hpp"
+#include "support/reference.hpp"
+#include "support/typed.hpp"
+#include "tessera/tessera.hpp"
+
+namespace {
+
+namespace ts = tessera;
+using nlohmann::json;
+using tessera_test::decode;
+using tessera_test::values_match;
+using ts::Tensor;
+
+const json& golden() { return tessera_test::golden("scatter_golden.json"); }
+
+template <class T>
+std::vector<T> decode_all(const json& packed) {
+  std::vector<T> out;
+  for (const auto& v : packed["data"]) out.push_back(decode<T>(v));
+  return out;
+}
+
+ts::Shape shape_of(const json& packed) {
+  return ts::Shape(packed["shape"].begin(), packed["shape"].end());
+}
+
+template <class T>
+Tensor<T> tensor_of(const json& packed, ts::Device device) {
+  return Tensor<T>::from_vector(decode_all<T>(packed), shape_of(packed), device);
+}
+
+// ---- the reference: TensorFlow's CPU loop, written out --------------------------------------
+
+enum class Op { Sub, Add, Update, Min, Max };
+constexpr Op kOps[] = {Op::Sub, Op::Add, Op::Update, Op::Min, Op::Max};
+
+Op op_named(const std::string& name) {
+  if (name == "sub") return Op::Sub;
+  if (name == "add") return Op::Add;
+  if (name == "update") return Op::Update;
+  if (name == "min") return Op::Min;
+  return Op::Max;
+}
+const char* op_name(Op op) {
+  constexpr const char* names[] = {"tensor_scatter_nd_sub", "tensor_scatter_nd_add",
+                                   "tensor_scatter_nd_update", "tensor_scatter_nd_min",
+                                   "tensor_scatter_nd_max"};
+  return names[static_cast<int>(op)];
+}
+
+template <class T>
+T reference_combine(Op op, T x, T u) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return u;  // only update exists for bool
+  } else if constexpr (std::is_integral_v<T>) {
+    // Test values are small: int64 arithmetic, then the modular conversion back to T.
+    const auto a = static_cast<std::int64_t>(x);
+    const auto b = static_cast<std::int64_t>(u);
+    switch (op) {
+      case Op::Sub:
+        return static_cast<T>(a - b);
+      case Op::Add:
+        return static_cast<T>(a + b);
+      case Op::Update:
+        return u;
+      case Op::Min:
+        return b < a ? u : x;
+      case Op::Max:
+        return a < b ? u : x;
+    }
+    return x;
+  } else {
+    switch (op) {
+      case Op::Sub:
+        return x - u;
+      case Op::Add:
+        return x + u;
+      case Op::Update:
+        return u;
+      case Op::Min:
+        return u < x ? u : x;
+      case Op::Max:
+        return x < u ? u : x;
+    }
+    return x;
+  }
+}
+
+/// Rows outside the tensor are skipped (the Ignore policy; with Error none reach here).
+template <class T>
+std::vector<T> reference_scatter(Op op, std::vector<T> tensor, const ts::Shape& shape,
+                                 const std::vector<std::int64_t>& indices, std::int64_t k,
+                                 const std::vector<T>& updates) {
+  std::int64_t slice = 1;
+  for (auto d = static_cast<std::size_t>(k); d < shape.size(); ++d) slice *= shape[d];
+  const auto rows = static_cast<std::int64_t>(indices.size()) / k;
+  for (std::int64_t i = 0; i < rows; ++i) {
+    std::int64_t at = 0;
+    bool inside = true;
+    for (std::int64_t d = 0; d < k; ++d) {
+      const std::int64_t v = indices[static_cast<std::size_t>(i * k + d)];
+      inside = inside && v >= 0 && v < shape[static_cast<std::size_t>(d)];
+      at = at * shape[static_cast<std::size_t>(d)] + v;
+    }
+    if (!inside) continue;
+    for (std::int64_t j = 0; j < slice; ++j) {
+      const auto at_j = static_cast<std::size_t>(at * slice + j);
+      tensor[at_j] =
+          reference_combine<T>(op, tensor[at_j], updates[static_cast<std::size_t>(i * slice + j)]);
+    }
+  }
+  return tensor;
+}
+
+// ---- calling the family by run-time op --------------------------------------------------------
+
+template <class T, class Index, class U>
+Tensor<T> call(Op op, const Tensor<T>& t, const Tensor<Index>& i, const U& u,
+               const ts::ScatterOptions& options = {}) {
+  if constexpr (std::is_same_v<T, bool>) {
+    (void)op;
+    return ts::tensor_scatter_nd_update(t, i, u, options);
+  } else {
+    switch (op) {
+      case Op::Sub:
+        return t.tensor_scatter_nd_sub(i, u, options);
+      case Op::Add:
+        return t.tensor_scatter_nd_add(i, u, options);
+      case Op::Update:
+        return t.tensor_scatter_nd_update(i, u, options);
+      case Op::Min:
+        return t.tensor_scatter_nd_min(i, u, options);
+      case Op::Max:
+        break;
+    }
+    return t.tensor_scatter_nd_max(i, u, options);
+  }
+}
+
+template <class T, class Index, class U>
+void call_(Op op, Tensor<T>& t, const Tensor<Index>& i, const U& u,
+           const ts::ScatterOptions& options = {}) {
+  if constexpr (std::is_same_v<T, bool>) {
+    (void)op;
+    ts::scatter_nd_update_(t, i, u, options);
+  } else {
+    switch (op) {
+      case Op::Sub:
+        t.scatter_nd_sub_(i, u, options);
+        return;
+      case Op::Add:
+        t.scatter_nd_add_(i, u, options);
+        return;
+      case Op::Update:
+        t.scatter_nd_update_(i, u, options);
+        return;
+      case Op::Min:
+        t.scatter_nd_min_(i, u, options);
+        return;
+      case Op::Max:
+        t.scatter_nd_max_(i, u, options);
+        return;
+    }
+  }
+}
+
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return a == b;
+  } else {
+    return a.size() == b.size() &&
+           (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+  }
+}
+
+// ---- golden cases ------------------------------------------------------------------------------
+
+template <class T, class Index>
+void run_golden_case(const json& c, ts::Device device) {
+  SCOPED_TRACE(c["name"].get<std::string>() + " on " + device.str());
+  const Op op = op_named(c["op"]);
+  const auto t = tensor_of<T>(c["tensor"], device);
+  const auto i = tensor_of<Index>(c["indices"], device);
+  const auto u = tensor_of<T>(c["updates"], device);
+  const auto before = t.to_vector();
+  ts::ScatterOptions options;
+  if (c["policy"] == "IGNORE") options.out_of_bounds = ts::OutOfBounds::Ignore;
+  if (c.contains("error")) {
+    const auto& error = c["error"];
+    const std::string message =
+        std::string(op_name(op)) + ": " + error["message"].get<std::string>();
+    auto copy = t.clone();
+    if (error["kind"] == "index") {
+      try {
+        (void)call(op, t, i, u, options);
+        ADD_FAILURE() << "no IndexError";
+      } catch (const ts::IndexError& e) {
+        EXPECT_EQ(e.what(), message);
+      }
+      EXPECT_THROW(call_(op, copy, i, u, options), ts::IndexError);
+    } else {
+      EXPECT_THROW((void)call(op, t, i, u, options), ts::ShapeError);
+      EXPECT_THROW(call_(op, copy, i, u, options), ts::ShapeError);
+    }
+    EXPECT_TRUE(same_bits(t.to_vector(), before));
+    EXPECT_TRUE(same_bits(copy.to_vector(), before));
+    return;
+  }
+  const auto expected = decode_all<T>(c["expected"]);
+  for (bool deterministic : {false, true}) {
+    options.deterministic = deterministic;
+    const auto r = call(op, t, i, u, options);
+    EXPECT_EQ(r.shape(), shape_of(c["expected"]));
+    // The host is TensorFlow's loop bit for bit; CUDA atomics may differ in the last float bits.
+    const bool exact = device.is_cpu() || deterministic || !std::is_floating_point_v<T>;
+    EXPECT_TRUE(values_match(r.to_vector(), expected, exact ? 0.0 : 1e-5));
+    if (exact) {
+      EXPECT_TRUE(same_bits(r.to_vector(), expected));
+    }
+    EXPECT_TRUE(same_bits(t.to_vector(), before)) << "input modified";
+    auto in_place = t.clone();
+    call_(op, in_place, i, u, options);
+    EXPECT_TRUE(values_match(in_place.to_vector(), expected, exact ? 0.0 : 1e-5));
+  }
+}
+
+template <class Index>
+void run_golden_index(const json& c, ts::Device device) {
+  const std::string dtype = c["tensor"]["dtype"];
+  if (dtype == "uint8") return run_golden_case<std::uint8_t, Index>(c, device);
+  if (dtype == "int8") return run_golden_case<std::int8_t, Index>(c, device);
+  if (dtype == "int16") return run_golden_case<std::int16_t, Index>(c, device);
+  if (dtype == "int32") return run_golden_case<std::int32_t, Index>(c, device);
+  if (dtype == "int64") return run_golden_case<std::int64_t, Index>(c, device);
+  if (dtype == "float32") return run_golden_case<float, Index>(c, device);
+  if (dtype == "float64") return run_golden_case<double, Index>(c, device);
+  FAIL() << "unknown dtype " << dtype;
+}
+
+class ScatterGolden : public ::testing::TestWithParam<ts::Device> {
+ protected:
+  void SetUp() override {
+    const auto reason = tessera_test::unavailable_reason(GetParam());
+    if (!reason.empty()) GTEST_SKIP() << reason;
+  }
+};
+
+TEST_P(ScatterGolden, MatchesTensorFlowAndNumpy) {
+  const auto& cases = golden()["cases"];
+  ASSERT_GT(cases.size(), 250u);
+  for (const auto& c : cases) {
+    if (c["indices"]["dtype"] == "int32") {
+      run_golden_index<std::int32_t>(c, GetParam());
+    } else {
+      run_golden_index<std::int64_t>(c, GetParam());
+    }
+  }
+}
+
+// 100000 updates into one float32 element: TensorFlow's sum in index order, bit for bit, and
+// the same bits five runs in a row (and with the deterministic option on CUDA).
+TEST_P(ScatterGolden, HundredThousandDuplicatesSumInIndexOrder) {
+  const auto& d = golden()["duplicates"];
+  const std::int64_t n = d["count"];
+  std::vector<float> u(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) {
+    u[static_cast<std::size_t>(i)] = static_cast<float>((i * 7919) % 1000) / 1024.0f;
+  }
+  const ts::Device device = GetParam();
+  const auto updates = Tensor<float>::from_vector(u, device);
+  const auto indices = Tensor<std::int64_t>::full({n, 1}, d["index"].get<std::int64_t>(), device);
+  const auto t = Tensor<float>::zeros({d["size"].get<std::int64_t>()}, device);
+  const ts::ScatterOptions options{.deterministic = true};
+  const auto sub = decode_all<float>(d["sub"]);
+  const auto add = decode_all<float>(d["add"]);
+  for (int run = 0; run < 5; ++run) {
+    EXPECT_TRUE(same_bits(t.tensor_scatter_nd_sub(indices, updates, options).to_vector(), sub));
+    EXPECT_TRUE(same_bits(t.tensor_scatter_nd_add(indices, updates, options).to_vector(), add));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, ScatterGolden, ::testing::ValuesIn(tessera_test::all_devices()),
+                         [](const auto& info) { return info.param.is_cpu() ? "cpu" : "cuda0"; });
+
+// ---- property tests against the reference loop -------------------------------------------------
+
+template <class C>
+class ScatterTyped : public tessera_test::Typed<C> {};
+TYPED_TEST_SUITE(ScatterTyped, tessera_test::AllCases, tessera_test::CaseName);
+
+/// A random problem: shape (rank 1-4), K, index rows (in range unless `bad_every` > 0, then
+/// every bad_every-th row is negative or past the end), batch shape of rank 1-2.
+struct Problem {
+  ts::Shape shape;
+  std::int64_t k = 1;
+  ts::Shape indices_shape;
+  std::vector<std::int64_t> indices;
+  ts::Shape updates_shape;
+};
+
+Problem random_problem(std::mt19937_64& rng, int bad_every = 0) {
+  Problem p;
+  const int rank = std::uniform_int_distribution<int>(1, 4)(rng);
+  std::vector<std::int64_t> dims;
+  for (int d = 0; d < rank; ++d) dims.push_back(std::uniform_int_distribution<int>(1, 5)(rng));
+  p.shape = ts::Shape(dims);
+  p.k = std::uniform_int_distribution<std::int64_t>(1, rank)(rng);
+  std::vector<std::int64_t> batch{std::uniform_int_distribution<std::int64_t>(0, 9)(rng)};
+  if (std::uniform_int_distribution<int>(0, 1)(rng) == 1) {
+    batch.push_back(std::uniform_int_distribution<std::int64_t>(1, 3)(rng));
+  }
+  const std::int64_t rows = ts::Shape(batch).numel();
+  for (std::int64_t i = 0; i < rows; ++i) {
+    const bool bad = bad_every > 0 && i % bad_every == bad_every - 1;
+    const auto bad_dim = std::uniform_int_distribution<std::int64_t>(0, p.k - 1)(rng);
+    for (std::int64_t d = 0; d < p.k; ++d) {
+      const std::int64_t extent = dims[static_cast<std::size_t>(d)];
+      std::int64_t v = std::uniform_int_distribution<std::int64_t>(0, extent - 1)(rng);
+      if (bad && d == bad_dim)
+        v = std::uniform_int_distribution<int>(0, 1)(rng) ? -1 - v : extent + v;
+      p.indices.push_back(v);
+    }
+  }
+  auto ishape = batch;
+  ishape.push_back(p.k);
+  p.indices_shape = ts::Shape(ishape);
+  auto ushape = batch;
+  ushape.insert(ushape.end(), dims.begin() + p.k, dims.end());
+  p.updates_shape = ts::Shape(ushape);
+  return p;
+}
+
+template <class Index>
+Tensor<Index> indices_tensor(const Problem& p, ts::Device device) {
+  return Tensor<Index>::from_vector(std::vector<Index>(p.indices.begin(), p.indices.end()),
+                                    p.indices_shape, device);
+}
+
+template <class T, class Index>
+void check_random(std::mt19937_64& rng, ts::Device device, bool ignore) {
+  const Problem p = random_problem(rng, ignore ? 3 : 0);
+  const auto values = tessera_test::random_values<T>(p.shape.numel(), rng);
+  const auto updates = tessera_test::random_values<T>(p.updates_shape.numel(), rng);
+  const auto indices = indices_tensor<Index>(p, device);
+  const ts::ScatterOptions options{.out_of_bounds =
+                                       ignore ? ts::OutOfBounds::Ignore : ts::OutOfBounds::Error};
+  const auto t_spec = tessera_test::random_layout(p.shape.size(), rng);
+  const auto u_spec = tessera_test::random_layout(p.updates_shape.size(), rng);
+  const T sentinel = tessera_test::sentinel_value<T>();
+  for (Op op : kOps) {
+    if (std::is_same_v<T, bool> && op != Op::Update) continue;
+    SCOPED_TRACE(std::string(op_name(op)) + " shape " + p.shape.str() + " indices " +
+                 p.indices_shape.str() + " layout " + t_spec.name);
+    const auto expected = reference_scatter(op, values, p.shape, p.indices, p.k, updates);
+    auto t = tessera_test::make_strided(values, p.shape, t_spec, device, sentinel);
+    const auto u = tessera_test::make_strided(updates, p.updates_shape, u_spec, device, sentinel);
+    const auto base_before = t.base.to_vector();
+    // Out of place: a new tensor, the (strided) input untouched.
+    EXPECT_TRUE(values_match(call(op, t.view, indices, u.view, options).to_vector(), expected));
+    EXPECT_TRUE(values_match(t.base.to_vector(), base_before));
+    // In place through the view's strides: only the view's elements change.
+    call_(op, t.view, indices, u.view, options);
+    EXPECT_TRUE(values_match(t.view.to_vector(), expected));
+    auto base_after = t.base.to_vector();
+    for (std::size_t j = 0; j < t.positions.size(); ++j) {
+      base_after[static_cast<std::size_t>(t.positions[j])] =
+          base_before[static_cast<std::size_t>(t.positions[j])];
+    }
+    EXPECT_TRUE(values_match(base_after, base_before)) << "wrote outside the view";
+  }
+}
+
+TYPED_TEST(ScatterTyped, MatchesReferenceLoopOnRandomLayouts) {
+  using T = typename TypeParam::value_type;
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 12; ++trial) {
+    check_random<T, std::int32_t>(rng, this->device(), false);
+    check_random<T, std::int64_t>(rng, this->device(), false);
+  }
+}
+
+TYPED_TEST(ScatterTyped, IgnorePolicySkipsOutOfBoundsRows) {
+  using T = typename TypeParam::value_type;
+  std::mt19937_64 rng(11);
+  for (int trial = 0; trial < 8; ++trial) {
+    check_random<T, std::int32_t>(rng, this->device(), true);
+    check_random<T, std::int64_t>(rng, this->device(), true);
+  }
+}
+
+// The Error policy names the lowest bad row whatever the thread count and schedule (a small
+// tensor: every thread scans all rows; a large one: rows filed into buckets), writes nothing.
+TYPED_TEST(ScatterTyped, OutOfBoundsRaisesFirstBadRowAndWritesNothing) {
+  using T = typename TypeParam::value_type;
+  const auto device = this->device();
+  const std::int64_t n = 300000;  // several blocks of the bounds check and of the filing
+  for (const std::int64_t size : {std::int64_t{5}, std::int64_t{70001}}) {
+    std::vector<std::int64_t> idx(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) idx[static_cast<std::size_t>(i)] = i * 7 % size;
+    idx[200001] = size;
+    idx[250000] = -3;
+    const auto indices = Tensor<std::int64_t>::from_vector(idx, {n / 2, 2, 1}, device);
+    const auto updates = Tensor<T>::ones({n / 2, 2}, device);
+    auto t = Tensor<T>::zeros({size}, device);
+    const auto before = t.to_vector();
+    for (Op op : kOps) {
+      if (std::is_same_v<T, bool> && op != Op::Update) continue;
+      const std::string message = std::string(op_name(op)) + ": indices[100000,1] = [" +
+                                  std::to_string(size) + "] does not index into shape [" +
+                                  std::to_string(size) + "]";
+      try {
+        (void)call(op, t, indices, updates);
+        ADD_FAILURE() << "no IndexError";
+      } catch (const ts::IndexError& e) {
+        EXPECT_EQ(e.what(), message);
+      }
+      try {
+        call_(op, t, indices, updates);
+        ADD_FAILURE() << "no IndexError";
+      } catch (const ts::IndexError& e) {
+        EXPECT_EQ(e.what(), message);
+      }
+      EXPECT_TRUE(same_bits(t.to_vector(), before));
+    }
+  }
+}
+
+// Many threads, many duplicates, full-mantissa floats: the parallel host kernel (and CUDA's
+// deterministic option) equals the sequential loop bit for bit, run after run.
+template <class C>
+class ScatterFloat : public tessera_test::Typed<C> {};
+TYPED_TEST_SUITE(ScatterFloat, tessera_test::FloatCases, tessera_test::CaseName);
+
+TYPED_TEST(ScatterFloat, ParallelEqualsSequentialLoopBitForBit) {
+  using T = typename TypeParam::value_type;
+  const auto device = this->device();
+  std::mt19937_64 rng(3);
+  std::normal_distribution<double> normal;
+  // 1 << 17 elements: several buckets of the element schedule; rows of 33: range split.
+  for (const ts::Shape& shape : {ts::Shape{1 << 17}, ts::Shape{1024, 33}}) {
+    const std::int64_t rows = shape.size() == 1 ? (1 << 20) : 20000;
+    std::vector<std::int64_t> idx;
+    for (std::int64_t i = 0; i < rows; ++i) {
+      idx.push_back(std::uniform_int_distribution<std::int64_t>(0, shape[0] - 1)(rng));
+    }
+    const std::int64_t slice = shape.numel() / shape[0];
+    std::vector<T> values(static_cast<std::size_t>(shape.numel()));
+    std::vector<T> updates(static_cast<std::size_t>(rows * slice));
+    for (auto& v : values) v = static_cast<T>(normal(rng));
+    for (auto& v : updates) v = static_cast<T>(normal(rng));
+    const auto t = Tensor<T>::from_vector(values, shape, device);
+    const auto indices = Tensor<std::int64_t>::from_vector(idx, {rows, 1}, device);
+    ts::Shape ushape{rows};
+    if (shape.size() == 2) ushape = ts::Shape{rows, shape[1]};
+    const auto u = Tensor<T>::from_vector(updates, ushape, device);
+    const ts::ScatterOptions options{.deterministic = true};
+    for (Op op : {Op::Sub, Op::Add, Op::Update, Op::Max}) {
+      const auto expected = reference_scatter(op, values, shape, idx, 1, updates);
+      for (int run = 0; run < 5; ++run) {
+        EXPECT_TRUE(same_bits(call(op, t, indices, u, options).to_vector(), expected))
+            << op_name(op) << " run " << run << " shape " << shape.str();
+      }
+      auto in_place = t.clone();
+      call_(op, in_place, indices, u, options);
+      EXPECT_TRUE(same_bits(in_place.to_vector(), expected)) << op_name(op);
+    }
+    // Ignore: every 1000th row out of bounds (negative or past the end) is skipped.
+    auto bad_idx = idx;
+    for (std::size_t r = 999; r < bad_idx.size(); r += 1000) {
+      bad_idx[r] = r % 2000 == 999 ? -1 - bad_idx[r] : shape[0] + bad_idx[r];
+    }
+    const auto bad_indices = Tensor<std::int64_t>::from_vector(bad_idx, {rows, 1}, device);
+    const auto skipped = reference_scatter(Op::Sub, values, shape, bad_idx, 1, updates);
+    const ts::ScatterOptions ignore{.out_of_bounds = ts::OutOfBounds::Ignore,
+                                    .deterministic = true};
+    EXPECT_TRUE(same_bits(t.tensor_scatter_nd_sub(bad_indices, u, ignore).to_vector(), skipped));
+    auto in_place = t.clone();
+    in_place.scatter_nd_sub_(bad_indices, u, ignore);
+    EXPECT_TRUE(same_bits(in_place.to_vector(), skipped));
+    EXPECT_THROW(in_place.scatter_nd_sub_(bad_indices, u), ts::IndexError);
+    EXPECT_TRUE(same_bits(in_place.to_vector(), skipped));
+  }
+}
+
+// Updates given as an expression are read in place and equal the evaluated expression.
+TYPED_TEST(ScatterFloat, ExpressionUpdatesEqualEvaluatedOnes) {
+  using T = typename TypeParam::value_type;
+  const auto device = this->device();
+  std::mt19937_64 rng(5);
+  for (int trial = 0; trial < 10; ++trial) {
+    const Problem p = random_problem(rng);
+    const auto values = tessera_test::random_values<T>(p.shape.numel(), rng);
+    const auto updates = tessera_test::random_values<T>(p.updates_shape.numel(), rng);
+    const auto t = Tensor<T>::from_vector(values, p.shape, device);
+    const auto u = Tensor<T>::from_vector(updates, p.updates_shape, device);
+    const auto i = indices_tensor<std::int32_t>(p, device);
+    const Tensor<T> scaled = u * T(0.5);
+    EXPECT_TRUE(same_bits(t.tensor_scatter_nd_sub(i, u * T(0.5)).to_vector(),
+                          t.tensor_scatter_nd_sub(i, scaled).to_vector()));
+    EXPECT_TRUE(same_bits(ts::tensor_scatter_nd_max(t, i, u - T(1)).to_vector(),
+                          ts::tensor_scatter_nd_max(t, i, Tensor<T>(u - T(1))).to_vector()));
+    auto in_place = t.clone();
+    in_place.scatter_nd_add_(i, u * T(0.5), {.deterministic = true});
+    EXPECT_TRUE(same_bits(in_place.to_vector(), t.tensor_scatter_nd_add(i, scaled).to_vector()));
+  }
+}
+
+// ---- argument errors ----------------------------------------------------------------------------
+
+TEST(ScatterErrors, ShapesAreCheckedBeforeAnythingIsWritten) {
+  auto t = Tensor<float>::ones({4, 3});
+  const auto i = ts::tensor<std::int64_t>({{0}, {1}});
+  const auto u = Tensor<float>::ones({2, 3});
+  // 0-d tensor, indices, updates.
+  auto s = Tensor<float>::scalar(1.0f);
+  EXPECT_THROW((void)s.tensor_scatter_nd_sub(i, u), ts::ShapeError);
+  EXPECT_THROW(t.scatter_nd_sub_(Tensor<std::int64_t>::scalar(0), u), ts::ShapeError);
+  EXPECT_THROW(t.scatter_nd_sub_(i, Tensor<float>::scalar(1.0f)), ts::ShapeError);
+  // K outside [1, rank].
+  EXPECT_THROW(t.scatter_nd_sub_(Tensor<std::int64_t>::zeros({2, 0}), u), ts::ShapeError);
+  EXPECT_THROW(t.scatter_nd_sub_(Tensor<std::int64_t>::zeros({2, 3}), Tensor<float>::ones({2})),
+               ts::ShapeError);
+  // Updates of the wrong shape: the message names all three shapes.
+  try {
+    t.scatter_nd_sub_(i, Tensor<float>::ones({2, 4}));
+    ADD_FAILURE() << "no ShapeError";
+  } catch (const ts::ShapeError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("tensor_scatter_nd_sub"), std::string::npos) << what;
+    EXPECT_NE(what.find("[2,4]"), std::string::npos) << what;
+    EXPECT_NE(what.find("[4,3]"), std::string::npos) << what;
+    EXPECT_NE(what.find("[2,1]"), std::string::npos) << what;
+  }
+  // Rows into a tensor without elements.
+  EXPECT_THROW((void)Tensor<float>::ones({0}).tensor_scatter_nd_add(ts::tensor<std::int32_t>({{0}}),
+                                                                    ts::tensor<float>({1})),
+               ts::ShapeError);
+  EXPECT_EQ(t.to_vector(), std::vector<float>(12, 1.0f));
+  // No rows: an unchanged copy, whatever the tensor.
+  const auto none = Tensor<std::int64_t>::zeros({0, 1});
+  EXPECT_EQ(t.tensor_scatter_nd_sub(none, Tensor<float>::zeros({0, 3})).to_vector(), t.to_vector());
+  EXPECT_EQ(
+      Tensor<float>::ones({0, 2}).tensor_scatter_nd_sub(none, Tensor<float>::zeros({0, 2})).shape(),
+      (ts::Shape{0, 2}));
+}
+
+TEST(ScatterErrors, OperandsOnAnotherDeviceRaiseDeviceError) {
+  if (!tessera_test::unavailable_reason(ts::Device::cuda(0)).empty()) GTEST_SKIP() << "no GPU";
+  auto t = Tensor<float>::ones({4});
+  const auto i = ts::tensor<std::int64_t>({{0}}, ts::Device::cuda(0));
+  EXPECT_THROW(t.scatter_nd_sub_(i, ts::tensor<float>({1})), ts::DeviceError);
+  EXPECT_THROW(t.scatter_nd_sub_(ts::tensor<std::int64_t>({{0}}),
+                                 ts::tensor<float>({1}, ts::Device::cuda(0))),
+               ts::DeviceError);
+  EXPECT_EQ(t.to_vector(), std::vector<float>(4, 1.0f));
+}
+
+// In place, updates that read the tensor itself see its values from before the scatter.
+TEST(ScatterAliasing, UpdatesReadingTheTensorSeeItsOldValues) {
+  for (const auto device : tessera_test::all_devices()) {
+    if (!tessera_test::unavailable_reason(device).empty()) continue;
+    auto t = ts::tensor<std::int32_t>({1, 2, 3, 4, 5, 6, 7, 8}, device);
+    const auto i = ts::tensor<std::int64_t>({{4}, {5}, {6}, {7}, {0}}, device);
+    const auto expected = reference_scatter(Op::Add, t.to_vector(), t.shape(), i.to_vector(), 1,
+                                            std::vector<std::int32_t>{1, 2, 3, 4, 5});
+    t.scatter_nd_add_(i, t.slice(0, 0, 5));
+    EXPECT_EQ(t.to_vector(), expected);
+    auto t2 = ts::tensor<std::int32_t>({1, 2, 3, 4, 5, 6, 7, 8}, device);
+    t2.scatter_nd_add_(i, t2.slice(0, 0, 5) * 1);
+    EXPECT_EQ(t2.to_vector(), expected);
+  }
+}
+
+}  // namespace
