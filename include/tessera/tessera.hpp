@@ -14,4 +14,6 @@
 #include "tessera/expr/reduce.hpp"
 #include "tessera/format.hpp"
 #include "tessera/ops/nonzero.hpp"
+#include "tessera/ragged/ragged_tensor.hpp"
+#include "tessera/ragged/range.hpp"
 #include "tessera/tensor.hpp"

@@ -1,0 +1,100 @@
+#pragma once
+/// @file ragged_range_kernels.hpp
+/// The arithmetic of ragged::range shared by the host and CUDA kernels: one argument as the
+/// kernels read it (a strided 1-d vector or a broadcast scalar), the size of one row and the
+/// element j of a row. Written once, `TESSERA_HD`, so both backends give the same answers.
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "tessera/core/macros.hpp"
+
+namespace tessera::detail {
+
+/// One of starts/limits/deltas: `data[i * stride]`, or `value` for every row when data is null.
+template <class T>
+struct RangeOperand {
+  const T* data = nullptr;
+  std::int64_t stride = 0;
+  T value{};
+  TESSERA_HD T operator[](std::int64_t i) const { return data != nullptr ? data[i * stride] : value; }
+};
+
+template <class T>
+struct RangeOperands {
+  RangeOperand<T> starts, limits, deltas;
+};
+
+/// Why a row has no valid size; the smallest faulty row is reported.
+enum class RangeFault : std::int32_t { None = 0, ZeroDelta = 1, SizeTooLarge = 2 };
+
+/// Number of elements of `range(start, limit, delta)` (Python semantics: 0 when delta points
+/// away from the limit), or -1 with `fault` set. Integers: ceil(|limit - start| / |delta|) in
+/// unsigned 64-bit arithmetic, exact for every int32/int64 input. Floats: ceil(|(limit - start)
+/// / delta|) in T, as TensorFlow; it must be below 2^63 (NaN and inf are not).
+template <class T>
+TESSERA_HD std::int64_t range_size(T start, T limit, T delta, RangeFault& fault) {
+  if (delta == T(0)) {
+    fault = RangeFault::ZeroDelta;
+    return -1;
+  }
+  if ((delta > T(0) && limit < start) || (delta < T(0) && limit > start)) return 0;
+  if constexpr (std::is_integral_v<T>) {
+    // |limit - start| < 2^64 and |delta| <= 2^63: both exact as uint64 (two's complement).
+    const auto span = limit >= start
+                          ? static_cast<std::uint64_t>(limit) - static_cast<std::uint64_t>(start)
+                          : static_cast<std::uint64_t>(start) - static_cast<std::uint64_t>(limit);
+    const auto step = delta > 0 ? static_cast<std::uint64_t>(delta)
+                                : std::uint64_t{0} - static_cast<std::uint64_t>(delta);
+    const std::uint64_t size = span / step + (span % step != 0 ? 1 : 0);
+    // Only int64 with |delta| = 1 can exceed INT64_MAX elements.
+    if (size > static_cast<std::uint64_t>(INT64_MAX)) {
+      fault = RangeFault::SizeTooLarge;
+      return -1;
+    }
+    return static_cast<std::int64_t>(size);
+  } else {
+    const T size = std::ceil(std::fabs((limit - start) / delta));
+    // 2^63 is exact in float and double; `!(size < 2^63)` also catches NaN.
+    if (!(size < static_cast<T>(9.223372036854775808e18))) {
+      fault = RangeFault::SizeTooLarge;
+      return -1;
+    }
+    return static_cast<std::int64_t>(size);
+  }
+}
+
+/// Element j of a row: start + j * delta. Integers wrap modulo 2^64 (the true value is within
+/// [start, limit), so the wrapped result is exact); floats are computed in double, not by the
+/// repeated addition TensorFlow uses.
+template <class T>
+TESSERA_HD T range_element(T start, T delta, std::int64_t j) {
+  if constexpr (std::is_integral_v<T>) {
+    const auto wide = static_cast<std::uint64_t>(static_cast<std::int64_t>(start)) +
+                      static_cast<std::uint64_t>(j) *
+                          static_cast<std::uint64_t>(static_cast<std::int64_t>(delta));
+    return static_cast<T>(static_cast<std::int64_t>(wide));
+  } else {
+    return static_cast<T>(static_cast<double>(start) +
+                          static_cast<double>(j) * static_cast<double>(delta));
+  }
+}
+
+/// Index of the row holding value k: the last i with splits[i] <= k (splits non-decreasing,
+/// splits[0] = 0 <= k < splits[nrows]). Empty rows are skipped.
+template <class S>
+TESSERA_HD std::int64_t row_of_value(const S* splits, std::int64_t nrows, std::int64_t k) {
+  std::int64_t lo = 0, hi = nrows;  // answer in [lo, hi)
+  while (hi - lo > 1) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (static_cast<std::int64_t>(splits[mid]) <= k) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+}  // namespace tessera::detail
