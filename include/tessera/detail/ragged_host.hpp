@@ -6,6 +6,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "tessera/detail/ragged_range_kernels.hpp"
 #include "tessera/expr/host_executor.hpp"
@@ -36,6 +41,32 @@ void ragged_for_each_run(const S* splits, std::int64_t nrows, std::int64_t nvalu
       }
     }
   });
+}
+
+/// Elements of the staging buffer a ragged host kernel generates into before streaming them out.
+inline constexpr std::int64_t kRaggedStageBytes = 4096;
+
+/// Copies `bytes` from `src` to `dst` (16-byte aligned) with non-temporal stores: a large output
+/// goes to memory without first being read into the cache (a plain store reads every line it
+/// writes, so streaming halves the memory traffic of a write-only kernel). Callers end their
+/// task with stream_fence().
+inline void stream_copy(void* dst, const void* src, std::size_t bytes) {
+#if defined(__SSE2__)
+  auto* d = static_cast<__m128i*>(dst);
+  const auto* s = static_cast<const __m128i*>(src);
+  const std::size_t vectors = bytes / 16;
+  for (std::size_t i = 0; i < vectors; ++i) _mm_stream_si128(d + i, _mm_load_si128(s + i));
+  std::memcpy(d + vectors, s + vectors, bytes % 16);
+#else
+  std::memcpy(dst, src, bytes);
+#endif
+}
+
+/// Orders this thread's streaming stores before whatever follows (the end of a parallel task).
+inline void stream_fence() {
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
 }
 
 /// a + b for non-negative a, b, stuck at INT64_MAX instead of overflowing (associative on

@@ -77,17 +77,34 @@ void range_host(const RangeOperands<T>& args, std::int64_t nrows, Tensor<S>& spl
     }
   });
 
-  // Pass 3: the values, each stretch of a row written by one loop the compiler vectorises.
+  // Pass 3: the values, in blocks of values (a long row is split between tasks). Each block is
+  // generated a page at a time into a buffer that stays in L1 and streamed out from there.
   Tensor<T> values = Tensor<T>::empty({total});
   T* const out = values.data();
-  ragged_for_each_run(sp, nrows, total,
-                      [=](std::int64_t row, std::int64_t first, std::int64_t last, std::int64_t j) {
-                        const T start = args.starts[row];
-                        const T delta = args.deltas[row];
-                        T* __restrict dst = out + first;
-                        const std::int64_t n = last - first;
-                        for (std::int64_t m = 0; m < n; ++m) dst[m] = range_element(start, delta, j + m);
-                      });
+  const std::int64_t value_blocks = (total + kRaggedValueBlock - 1) / kRaggedValueBlock;
+  host_parallel_for(value_blocks, [=](std::int64_t b) {
+    constexpr std::int64_t kStage = kRaggedStageBytes / static_cast<std::int64_t>(sizeof(T));
+    alignas(64) T stage[kStage];
+    const std::int64_t begin = b * kRaggedValueBlock;
+    const std::int64_t end = std::min(total, begin + kRaggedValueBlock);
+    std::int64_t row = row_of_value(sp, nrows, begin);
+    for (std::int64_t chunk = begin; chunk < end; chunk += kStage) {
+      const std::int64_t chunk_end = std::min(end, chunk + kStage);
+      for (std::int64_t k = chunk; k < chunk_end;) {
+        const auto row_begin = static_cast<std::int64_t>(sp[row]);
+        const auto row_end = static_cast<std::int64_t>(sp[row + 1]);
+        const std::int64_t stop = std::min(chunk_end, row_end);
+        if (stop > k) {
+          range_elements(args.starts[row], args.deltas[row], k - row_begin, stop - k,
+                         stage + (k - chunk));
+          k = stop;
+        }
+        if (row_end <= k) ++row;  // the row is done (or empty): on to the next one
+      }
+      stream_copy(out + chunk, stage, static_cast<std::size_t>(chunk_end - chunk) * sizeof(T));
+    }
+    stream_fence();
+  });
   splits_out = std::move(splits);
   values_out = std::move(values);
 }
