@@ -26,9 +26,7 @@ namespace {
 struct RangeCase {
   std::vector<std::int64_t> starts, limits, deltas;
   std::int64_t total = 0;
-  std::int64_t bytes() const {
-    return (total + static_cast<std::int64_t>(starts.size()) + 1) * 8;
-  }
+  std::int64_t bytes() const { return (total + static_cast<std::int64_t>(starts.size()) + 1) * 8; }
 };
 
 RangeCase make_case(std::int64_t which) {
@@ -129,7 +127,8 @@ void fill_bound(benchmark::State& state, bool parallel) {
 template <class F>
 void register_cases(const char* name, F fn) {
   for (std::int64_t which = 0; which < 2; ++which) {
-    benchmark::RegisterBenchmark(name, fn)->Arg(which)->UseRealTime()->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(name, fn)->Arg(which)->UseRealTime()->Unit(
+        benchmark::kMillisecond);
   }
 }
 

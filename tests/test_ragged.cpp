@@ -34,13 +34,22 @@ TEST(RaggedContract, CompilesAsWritten) {
                                               ts::tensor<float>({3, 3, 12}), 1.0f);
   static_assert(std::is_same_v<decltype(r3), ts::RaggedTensor<float, int32_t>>);
   const ts::Device dev = ts::Device::cpu();
-  r.values(); r.row_splits(); r.nrows(); r.row_lengths(); r.value_rowids(); r.row(1);
+  r.values();
+  r.row_splits();
+  r.nrows();
+  r.row_lengths();
+  r.value_rowids();
+  r.row(1);
   std::vector<std::vector<int64_t>> list = r.to_list();
-  r.device(); r.to(dev); r.cpu(); r.to_tensor(/*pad*/0);
+  r.device();
+  r.to(dev);
+  r.cpu();
+  r.to_tensor(/*pad*/ 0);
   const auto values = ts::tensor<float>({1, 2, 3, 4});
   ts::RaggedTensor<float>::from_row_splits(values, ts::tensor<int64_t>({0, 1, 1, 4}));
   ts::RaggedTensor<float>::from_row_lengths(values, ts::tensor<int64_t>({1, 0, 3}));
-  ts::RaggedTensor<float>::from_value_rowids(values, ts::tensor<int64_t>({0, 2, 2, 3}), /*nrows*/4);
+  ts::RaggedTensor<float>::from_value_rowids(values, ts::tensor<int64_t>({0, 2, 2, 3}),
+                                             /*nrows*/ 4);
   std::ostringstream os;
   os << r;
   EXPECT_EQ(os.str(), "<RaggedTensor [[0, 1, 2], [], [8, 9, 10, 11]]>");
@@ -64,8 +73,10 @@ TEST_P(RaggedFactories, MatchTensorFlow) {
       const std::string kind = c["kind"];
       auto make = [&] {
         if (kind == "row_splits") return ts::RaggedTensor<int64_t, S>::from_row_splits(values, arg);
-        if (kind == "row_lengths") return ts::RaggedTensor<int64_t, S>::from_row_lengths(values, arg);
-        return ts::RaggedTensor<int64_t, S>::from_value_rowids(values, arg, c["nrows"].get<int64_t>());
+        if (kind == "row_lengths")
+          return ts::RaggedTensor<int64_t, S>::from_row_lengths(values, arg);
+        return ts::RaggedTensor<int64_t, S>::from_value_rowids(values, arg,
+                                                               c["nrows"].get<int64_t>());
       };
       const std::string what = kind + " " + c["arg"].dump();
       if (c.contains("tf_error")) {
@@ -95,31 +106,37 @@ TEST_P(RaggedFactories, MessagesNameThePosition) {
     return std::string("no ValueError");
   };
   EXPECT_NE(message([&] {
-              ts::RaggedTensor<float>::from_row_splits(values, ts::tensor<int64_t>({0, 3, 2, 4}, device()));
+              ts::RaggedTensor<float>::from_row_splits(values,
+                                                       ts::tensor<int64_t>({0, 3, 2, 4}, device()));
             }).find("row_splits[1] = 3 > row_splits[2] = 2"),
             std::string::npos);
   EXPECT_NE(message([&] {
-              ts::RaggedTensor<float>::from_row_lengths(values, ts::tensor<int64_t>({1, -1, 4}, device()));
+              ts::RaggedTensor<float>::from_row_lengths(values,
+                                                        ts::tensor<int64_t>({1, -1, 4}, device()));
             }).find("row_lengths[1] = -1"),
             std::string::npos);
   EXPECT_NE(message([&] {
-              ts::RaggedTensor<float>::from_value_rowids(values, ts::tensor<int64_t>({0, 0, 5, 1}, device()), 3);
+              ts::RaggedTensor<float>::from_value_rowids(
+                  values, ts::tensor<int64_t>({0, 0, 5, 1}, device()), 3);
             }).find("value_rowids[2] = 5"),
             std::string::npos);
-  EXPECT_THROW(ts::RaggedTensor<float>::from_row_splits(values, ts::tensor<int64_t>({{0, 4}}, device())),
-               ts::ShapeError);
+  EXPECT_THROW(
+      ts::RaggedTensor<float>::from_row_splits(values, ts::tensor<int64_t>({{0, 4}}, device())),
+      ts::ShapeError);
   EXPECT_THROW(ts::RaggedTensor<float>::from_row_splits(ts::Tensor<float>::scalar(1, device()),
                                                         ts::tensor<int64_t>({0, 1}, device())),
                ts::ShapeError);
   // Without validation the partition is taken as given (TensorFlow's validate=False).
-  EXPECT_NO_THROW(ts::RaggedTensor<float>::from_row_splits(values, ts::tensor<int64_t>({0, 4}, device()), false));
+  EXPECT_NO_THROW(ts::RaggedTensor<float>::from_row_splits(
+      values, ts::tensor<int64_t>({0, 4}, device()), false));
 }
 
 // ---- queries and conversions -------------------------------------------------------------
 
 TEST_P(RaggedFactories, RowsListsAndDenseForm) {
   const auto r = ts::RaggedTensor<int32_t, int32_t>::from_row_splits(
-      ts::tensor<int32_t>({0, 1, 2, 8, 9, 10, 11}, device()), ts::tensor<int32_t>({0, 3, 3, 7}, device()));
+      ts::tensor<int32_t>({0, 1, 2, 8, 9, 10, 11}, device()),
+      ts::tensor<int32_t>({0, 3, 3, 7}, device()));
   EXPECT_EQ(r.nrows(), 3);
   EXPECT_EQ(r.row(0).to_vector(), (std::vector<int32_t>{0, 1, 2}));
   EXPECT_EQ(r.row(1).numel(), 0);
@@ -136,7 +153,8 @@ TEST_P(RaggedFactories, RowsListsAndDenseForm) {
 
   // n-d values: rows of (2,) vectors; to_tensor pads whole inner blocks.
   const auto m = ts::RaggedTensor<float>::from_row_lengths(
-      ts::tensor<float>({{1, 2}, {3, 4}, {5, 6}}, device()), ts::tensor<int64_t>({2, 0, 1}, device()));
+      ts::tensor<float>({{1, 2}, {3, 4}, {5, 6}}, device()),
+      ts::tensor<int64_t>({2, 0, 1}, device()));
   EXPECT_EQ(m.row(0).shape(), ts::Shape({2, 2}));
   EXPECT_EQ(m.to_tensor(0).shape(), ts::Shape({3, 2, 2}));
   EXPECT_EQ(m.to_tensor(0).to_vector(), (std::vector<float>{1, 2, 3, 4, 0, 0, 0, 0, 5, 6, 0, 0}));
@@ -161,7 +179,8 @@ TEST_P(RaggedFactories, RandomPartitionsMatchReferenceLoops) {
     std::vector<double> values(ids.size());
     for (auto& v : values) v = std::uniform_real_distribution<double>(-1, 1)(gen);
     const auto r = ts::RaggedTensor<double>::from_row_lengths(
-        ts::Tensor<double>::from_vector(values, device()), ts::Tensor<int64_t>::from_vector(lengths, device()));
+        ts::Tensor<double>::from_vector(values, device()),
+        ts::Tensor<int64_t>::from_vector(lengths, device()));
     ASSERT_EQ(r.value_rowids().to_vector(), ids);
     int64_t width = 0;
     for (auto l : lengths) width = std::max(width, l);
@@ -184,9 +203,11 @@ TEST_P(RaggedFactories, ExpressionsKeepTheRowPartition) {
   EXPECT_EQ(q.row_splits().to_vector(), r.row_splits().to_vector());
   EXPECT_EQ(q.to_list(), (std::vector<std::vector<int64_t>>{{1, 3, 5}, {}, {17, 19, 21, 23}}));
   const auto neg = ts::eval(-r);
-  EXPECT_EQ(neg.to_list(), (std::vector<std::vector<int64_t>>{{0, -1, -2}, {}, {-8, -9, -10, -11}}));
+  EXPECT_EQ(neg.to_list(),
+            (std::vector<std::vector<int64_t>>{{0, -1, -2}, {}, {-8, -9, -10, -11}}));
   ts::RaggedTensor<bool> big = r > 8;
-  EXPECT_EQ(big.to_list(), (std::vector<std::vector<bool>>{{false, false, false}, {}, {false, true, true, true}}));
+  EXPECT_EQ(big.to_list(),
+            (std::vector<std::vector<bool>>{{false, false, false}, {}, {false, true, true, true}}));
   const ts::RaggedTensor<double> half(r / 2.0);
   EXPECT_EQ(half.to_list(), (std::vector<std::vector<double>>{{0, 0.5, 1}, {}, {4, 4.5, 5, 5.5}}));
   EXPECT_EQ(ts::eval(10 - r).to_list()[2], (std::vector<int64_t>{2, 1, 0, -1}));

@@ -52,7 +52,8 @@ void expect_values_near(const std::vector<T>& got, const std::vector<T>& want,
   ASSERT_EQ(got.size(), want.size()) << name;
   for (std::size_t k = 0; k < got.size(); ++k) {
     if constexpr (std::is_floating_point_v<T>) {
-      const double tol = (std::is_same_v<T, float> ? 1e-5 : 1e-12) * std::max(1.0, std::abs(double(want[k])));
+      const double tol =
+          (std::is_same_v<T, float> ? 1e-5 : 1e-12) * std::max(1.0, std::abs(double(want[k])));
       EXPECT_NEAR(got[k], want[k], tol) << name << " value " << k;
     } else {
       EXPECT_EQ(got[k], want[k]) << name << " value " << k;
@@ -121,9 +122,9 @@ TEST_P(RaggedRange, ErrorsNameTheRow) {
         << e.what();
   }
   try {
-    ts::ragged::range<float>(ts::tensor<float>({0, 1}, device()),
-                             ts::tensor<float>({1, std::numeric_limits<float>::infinity()}, device()),
-                             1.0f);
+    ts::ragged::range<float>(
+        ts::tensor<float>({0, 1}, device()),
+        ts::tensor<float>({1, std::numeric_limits<float>::infinity()}, device()), 1.0f);
     FAIL() << "no error";
   } catch (const ts::ValueError& e) {
     EXPECT_NE(std::string(e.what()).find("row 1"), std::string::npos) << e.what();
@@ -138,7 +139,8 @@ TEST_P(RaggedRange, TotalOverflowOfInt32SplitsFailsBeforeAllocating) {
   EXPECT_THROW((ts::ragged::range<int64_t, int32_t>(limits)), ts::ValueError);
   EXPECT_LT(ts::memory_stats(device()).peak_bytes, before + (1u << 20));
   // int64 splits hold the same total.
-  const auto r = ts::ragged::range<int64_t, int64_t>(ts::tensor<int64_t>({1 << 20, 1 << 20}, device()));
+  const auto r =
+      ts::ragged::range<int64_t, int64_t>(ts::tensor<int64_t>({1 << 20, 1 << 20}, device()));
   EXPECT_EQ(r.row_splits().to_vector(), (std::vector<int64_t>{0, 1 << 20, 2 << 20}));
 }
 
@@ -194,7 +196,8 @@ ts::ragged::RangeArg<T> random_arg(std::mt19937_64& gen, const std::vector<T>& v
     default: {
       // every other element of a twice-as-long vector
       std::vector<T> wide(2 * v.size());
-      for (std::size_t i = 0; i < v.size(); ++i) wide[2 * i] = v[i], wide[2 * i + 1] = draw<T>(gen, true);
+      for (std::size_t i = 0; i < v.size(); ++i)
+        wide[2 * i] = v[i], wide[2 * i + 1] = draw<T>(gen, true);
       return ts::Tensor<T>::from_vector(wide, device).slice(0, 0, std::int64_t(wide.size()), 2);
     }
   }
@@ -244,9 +247,10 @@ TEST_P(RaggedRange, EqualsReferenceLoopOnRandomInputs) {
 
 /// Rows longer than a host block are split between threads; values must still be exact.
 TEST_P(RaggedRange, LongRowsAndManyShortRows) {
-  const auto r = ts::ragged::range<int64_t>(ts::tensor<int64_t>({0, -5, 7}, device()),
-                                            ts::tensor<int64_t>({300001, -5, 7 + 3 * 200000}, device()),
-                                            ts::tensor<int64_t>({1, 1, 3}, device()));
+  const auto r =
+      ts::ragged::range<int64_t>(ts::tensor<int64_t>({0, -5, 7}, device()),
+                                 ts::tensor<int64_t>({300001, -5, 7 + 3 * 200000}, device()),
+                                 ts::tensor<int64_t>({1, 1, 3}, device()));
   const auto values = r.values().to_vector();
   ASSERT_EQ(values.size(), 300001u + 200000u);
   for (std::int64_t k = 0; k < 300001; ++k) ASSERT_EQ(values[k], k);
@@ -254,8 +258,8 @@ TEST_P(RaggedRange, LongRowsAndManyShortRows) {
 
   std::vector<int64_t> limits(100000);
   for (std::size_t i = 0; i < limits.size(); ++i) limits[i] = static_cast<int64_t>(i % 7);
-  const auto many = ts::ragged::range<double, int32_t>(ts::Tensor<double>::from_vector(
-      std::vector<double>(limits.begin(), limits.end()), device()));
+  const auto many = ts::ragged::range<double, int32_t>(
+      ts::Tensor<double>::from_vector(std::vector<double>(limits.begin(), limits.end()), device()));
   const auto splits = many.row_splits().to_vector();
   const auto vals = many.values().to_vector();
   for (std::size_t i = 0; i < limits.size(); ++i) {

@@ -262,7 +262,7 @@ std::ostream& operator<<(std::ostream& os, const RaggedTensor<T, S>& r) {
   return os << ragged_repr(r);
 }
 
-#define TESSERA_INSTANTIATE_RAGGED_FORMAT(S, T)                       \
+#define TESSERA_INSTANTIATE_RAGGED_FORMAT(S, T)                    \
   template std::string to_string<T, S>(const RaggedTensor<T, S>&); \
   template std::ostream& operator<< <T, S>(std::ostream&, const RaggedTensor<T, S>&);
 TESSERA_FOR_EACH_DTYPE_WITH(TESSERA_INSTANTIATE_RAGGED_FORMAT, int32_t)

@@ -20,8 +20,7 @@ RaggedTensor<T, S>::RaggedTensor() : values_(), row_splits_(Tensor<S>::zeros({1}
 
 template <class T, class S>
 RaggedTensor<T, S> RaggedTensor<T, S>::from_row_splits(const Tensor<T>& values,
-                                                       const Tensor<S>& row_splits,
-                                                       bool validate) {
+                                                       const Tensor<S>& row_splits, bool validate) {
   constexpr const char* op = "RaggedTensor::from_row_splits";
   detail::check_ragged_values(op, values.shape());
   detail::check_ragged_vector(op, "row_splits", row_splits.shape(), row_splits.device(),
@@ -43,8 +42,8 @@ RaggedTensor<T, S> RaggedTensor<T, S>::from_row_lengths(const Tensor<T>& values,
   std::int64_t total = 0;
   for (std::size_t i = 0; i < lengths.size(); ++i) {
     if (validate && lengths[i] < 0) {
-      detail::raise<ValueError>(op, "row_lengths[", i, "] = ", static_cast<std::int64_t>(lengths[i]),
-                                " must be >= 0");
+      detail::raise<ValueError>(op, "row_lengths[", i,
+                                "] = ", static_cast<std::int64_t>(lengths[i]), " must be >= 0");
     }
     total += lengths[i];
     if (validate && total > values.size(0)) {
@@ -71,20 +70,20 @@ RaggedTensor<T, S> RaggedTensor<T, S>::from_value_rowids(const Tensor<T>& values
   const std::vector<S> ids = value_rowids.to_vector();
   const auto n = static_cast<std::int64_t>(ids.size());
   if (n != values.size(0)) {
-    detail::raise<ValueError>(op, "value_rowids has ", n, " entries but there are ",
-                              values.size(0), " values");
+    detail::raise<ValueError>(op, "value_rowids has ", n, " entries but there are ", values.size(0),
+                              " values");
   }
   if (nrows < 0) detail::raise<ValueError>(op, "nrows must be >= 0, got ", nrows);
   for (std::int64_t k = 0; validate && k < n; ++k) {
     const auto id = static_cast<std::int64_t>(ids[k]);
     if (id < 0 || id >= nrows) {
-      detail::raise<ValueError>(op, "value_rowids[", k, "] = ", id, " is not in [0, nrows = ",
-                                nrows, ")");
+      detail::raise<ValueError>(op, "value_rowids[", k, "] = ", id,
+                                " is not in [0, nrows = ", nrows, ")");
     }
     if (k > 0 && ids[k] < ids[k - 1]) {
-      detail::raise<ValueError>(op, "value_rowids must be non-decreasing, got value_rowids[",
-                                k - 1, "] = ", static_cast<std::int64_t>(ids[k - 1]),
-                                " > value_rowids[", k, "] = ", id);
+      detail::raise<ValueError>(op, "value_rowids must be non-decreasing, got value_rowids[", k - 1,
+                                "] = ", static_cast<std::int64_t>(ids[k - 1]), " > value_rowids[",
+                                k, "] = ", id);
     }
   }
   // splits[i] = number of values in rows before i.
@@ -140,8 +139,7 @@ Tensor<T> RaggedTensor<T, S>::row(std::int64_t i) const {
   const std::int64_t n = nrows();
   const std::int64_t r = i < 0 ? i + n : i;
   if (r < 0 || r >= n) {
-    detail::raise<IndexError>("RaggedTensor::row", "row ", i, " is out of range for ", n,
-                              " rows");
+    detail::raise<IndexError>("RaggedTensor::row", "row ", i, " is out of range for ", n, " rows");
   }
   const std::vector<S> bounds = row_splits_.slice(0, r, r + 2).to_vector();
   return values_.slice(0, bounds[0], bounds[1]);
@@ -190,7 +188,8 @@ Tensor<T> RaggedTensor<T, S>::to_tensor(T pad) const {
   const S* sp = splits.data();
   T* out = dense.data();
   const std::int64_t row_size = width * inner;
-  const std::int64_t rows_per_block = std::max<std::int64_t>(1, detail::kRaggedValueBlock / row_size);
+  const std::int64_t rows_per_block =
+      std::max<std::int64_t>(1, detail::kRaggedValueBlock / row_size);
   detail::host_parallel_for((n + rows_per_block - 1) / rows_per_block, [=](std::int64_t b) {
     const std::int64_t end = std::min(n, (b + 1) * rows_per_block);
     for (std::int64_t i = b * rows_per_block; i < end; ++i) {

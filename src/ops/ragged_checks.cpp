@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "tessera/core/error.hpp"
-#include "tessera/ragged/range.hpp"
 #include "tessera/ragged/ragged_tensor.hpp"
+#include "tessera/ragged/range.hpp"
 
 namespace tessera::detail {
 
@@ -69,10 +69,10 @@ void raise_range_fault(RangeFault fault, std::int64_t row, T start, T limit, T d
   raise<ValueError>("ragged::range", "Requires ((limit - start) / delta) <= ",
                     std::numeric_limits<std::int64_t>::max(), where.str());
 }
-template void raise_range_fault<std::int32_t>(RangeFault, std::int64_t, std::int32_t,
-                                              std::int32_t, std::int32_t);
-template void raise_range_fault<std::int64_t>(RangeFault, std::int64_t, std::int64_t,
-                                              std::int64_t, std::int64_t);
+template void raise_range_fault<std::int32_t>(RangeFault, std::int64_t, std::int32_t, std::int32_t,
+                                              std::int32_t);
+template void raise_range_fault<std::int64_t>(RangeFault, std::int64_t, std::int64_t, std::int64_t,
+                                              std::int64_t);
 template void raise_range_fault<float>(RangeFault, std::int64_t, float, float, float);
 template void raise_range_fault<double>(RangeFault, std::int64_t, double, double, double);
 

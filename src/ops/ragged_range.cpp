@@ -77,7 +77,7 @@ RaggedTensor<T, S> range_impl(const RangeArg<T>& starts, const RangeArg<T>& limi
   return RaggedTensor<T, S>::from_row_splits(values, splits, /*validate=*/false);
 }
 
-#define TESSERA_INSTANTIATE_RANGE_IMPL(T, S)                                         \
+#define TESSERA_INSTANTIATE_RANGE_IMPL(T, S)                                           \
   template RaggedTensor<T, S> range_impl<T, S>(const RangeArg<T>&, const RangeArg<T>&, \
                                                const RangeArg<T>&, Device);
 TESSERA_FOR_EACH_RAGGED_RANGE_TYPE(TESSERA_INSTANTIATE_RANGE_IMPL)

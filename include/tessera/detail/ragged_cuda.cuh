@@ -30,8 +30,8 @@ template <class T>
 __global__ void range_sizes_kernel(RangeOperands<T> args, std::int64_t nrows, std::int64_t* sizes,
                                    unsigned long long* fault_row) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-       i < nrows; i += stride) {
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < nrows;
+       i += stride) {
     RangeFault fault = RangeFault::None;
     const std::int64_t size = range_size(args.starts[i], args.limits[i], args.deltas[i], fault);
     if (size < 0) atomicMin(fault_row, static_cast<unsigned long long>(i));
@@ -53,8 +53,8 @@ template <class T, class S>
 __global__ void range_fill_kernel(RangeOperands<T> args, const S* splits, std::int64_t nrows,
                                   T* values, std::int64_t total) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-       k < total; k += stride) {
+  for (std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < total;
+       k += stride) {
     const std::int64_t row = row_of_value(splits, nrows, k);
     values[k] = range_element(args.starts[row], args.deltas[row],
                               k - static_cast<std::int64_t>(splits[row]));
@@ -72,8 +72,8 @@ __global__ void ragged_to_tensor_kernel(const T* values, const S* splits, std::i
     const std::int64_t rest = e % (width * inner);
     const std::int64_t j = rest / inner;
     const std::int64_t first = splits[row];
-    out[e] = j < static_cast<std::int64_t>(splits[row + 1]) - first ? values[first * inner + rest]
-                                                                    : pad;
+    out[e] =
+        j < static_cast<std::int64_t>(splits[row + 1]) - first ? values[first * inner + rest] : pad;
   }
 }
 

@@ -18,7 +18,9 @@ struct RangeOperand {
   const T* data = nullptr;
   std::int64_t stride = 0;
   T value{};
-  TESSERA_HD T operator[](std::int64_t i) const { return data != nullptr ? data[i * stride] : value; }
+  TESSERA_HD T operator[](std::int64_t i) const {
+    return data != nullptr ? data[i * stride] : value;
+  }
 };
 
 template <class T>

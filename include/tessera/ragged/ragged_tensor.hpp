@@ -20,7 +20,8 @@ class RaggedExpr;
 /// Rows of different lengths over one values tensor:
 ///
 ///     auto r = tessera::RaggedTensor<int64_t>::from_row_splits(
-///         tessera::tensor<int64_t>({0, 1, 2, 8, 9, 10, 11}), tessera::tensor<int64_t>({0, 3, 3, 7}));
+///         tessera::tensor<int64_t>({0, 1, 2, 8, 9, 10, 11}), tessera::tensor<int64_t>({0, 3, 3,
+///         7}));
 ///     std::cout << r;  // <RaggedTensor [[0, 1, 2], [], [8, 9, 10, 11]]>
 ///     r.nrows();       // 3
 ///     tessera::RaggedTensor<int64_t> q = r * 2 + 1;  // same row partition, values 2v + 1
@@ -153,14 +154,14 @@ RaggedTensor<typename E::value_type, S> eval(const RaggedExpr<S, E>& e) {
 
 // Binary operators between a ragged operand and a scalar, either side; unary minus and `!`.
 // They reuse the Tensor expression vocabulary on the values.
-#define TESSERA_RAGGED_BINARY(OP)                                                  \
-  template <detail::Ragged R, detail::RaggedScalar X>                              \
-  auto operator OP(const R& r, const X& x) {                                       \
-    return detail::ragged_wrap(r, r.values() OP x);                                \
-  }                                                                                \
-  template <detail::RaggedScalar X, detail::Ragged R>                              \
-  auto operator OP(const X& x, const R& r) {                                       \
-    return detail::ragged_wrap(r, x OP r.values());                                \
+#define TESSERA_RAGGED_BINARY(OP)                     \
+  template <detail::Ragged R, detail::RaggedScalar X> \
+  auto operator OP(const R& r, const X& x) {          \
+    return detail::ragged_wrap(r, r.values() OP x);   \
+  }                                                   \
+  template <detail::RaggedScalar X, detail::Ragged R> \
+  auto operator OP(const X& x, const R& r) {          \
+    return detail::ragged_wrap(r, x OP r.values());   \
   }
 TESSERA_RAGGED_BINARY(+)
 TESSERA_RAGGED_BINARY(-)

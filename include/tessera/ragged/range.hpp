@@ -22,7 +22,7 @@ namespace tessera::ragged {
 template <class T>
 class RangeArg {
  public:
-  RangeArg(T value) : value_(value) {}                      // NOLINT(google-explicit-constructor)
+  RangeArg(T value) : value_(value) {}  // NOLINT(google-explicit-constructor)
   RangeArg(const Tensor<T>& tensor) : tensor_(tensor), is_tensor_(true) {}  // NOLINT
   bool is_tensor() const noexcept { return is_tensor_; }
   const Tensor<T>& tensor() const noexcept { return tensor_; }
@@ -101,7 +101,8 @@ template <class S>
 }  // namespace tessera::detail::ragged_ops
 
 /// Instantiates X(T, S) for every element type of ragged::range and both split types.
-#define TESSERA_FOR_EACH_RAGGED_RANGE_TYPE(X)                                    \
-  X(std::int32_t, std::int32_t) X(std::int32_t, std::int64_t) X(std::int64_t, std::int32_t) \
-  X(std::int64_t, std::int64_t) X(float, std::int32_t) X(float, std::int64_t)               \
-  X(double, std::int32_t) X(double, std::int64_t)
+#define TESSERA_FOR_EACH_RAGGED_RANGE_TYPE(X)                                               \
+  X(std::int32_t, std::int32_t)                                                             \
+  X(std::int32_t, std::int64_t) X(std::int64_t, std::int32_t) X(std::int64_t, std::int64_t) \
+      X(float, std::int32_t) X(float, std::int64_t) X(double, std::int32_t)                 \
+          X(double, std::int64_t)

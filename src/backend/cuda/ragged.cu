@@ -37,19 +37,18 @@ void range_cuda(int device, const RangeOperands<T>& args, std::int64_t nrows, Te
   check_cuda(cudaMemsetAsync(fault_row, 0xff, sizeof(*fault_row), cudaStreamLegacy),
              "ragged::range: fault flag");
   if (nrows > 0) {
-    range_sizes_kernel<T><<<cuda_blocks(nrows), kCudaThreads, 0, cudaStreamLegacy>>>(args, nrows, e,
-                                                                                     fault_row);
+    range_sizes_kernel<T>
+        <<<cuda_blocks(nrows), kCudaThreads, 0, cudaStreamLegacy>>>(args, nrows, e, fault_row);
     check_cuda(cudaGetLastError(), "ragged::range: sizes kernel launch");
     std::size_t scratch_bytes = 0;
-    check_cuda(cub::DeviceScan::InclusiveScan(nullptr, scratch_bytes, e, e, SaturatingPlus{},
-                                              nrows, cudaStreamLegacy),
+    check_cuda(cub::DeviceScan::InclusiveScan(nullptr, scratch_bytes, e, e, SaturatingPlus{}, nrows,
+                                              cudaStreamLegacy),
                "ragged::range: scan scratch size");
     void* scratch = nullptr;
     check_cuda(cudaMallocAsync(&scratch, scratch_bytes, cudaStreamLegacy),
                "ragged::range: scan scratch");
-    const cudaError_t status = cub::DeviceScan::InclusiveScan(scratch, scratch_bytes, e, e,
-                                                              SaturatingPlus{}, nrows,
-                                                              cudaStreamLegacy);
+    const cudaError_t status = cub::DeviceScan::InclusiveScan(
+        scratch, scratch_bytes, e, e, SaturatingPlus{}, nrows, cudaStreamLegacy);
     cudaFreeAsync(scratch, cudaStreamLegacy);
     check_cuda(status, "ragged::range: scan");
   }
@@ -75,8 +74,8 @@ void range_cuda(int device, const RangeOperands<T>& args, std::int64_t nrows, Te
     raise_range_total<S>(total, total == INT64_MAX);
   }
   Tensor<S> splits = Tensor<S>::empty({nrows + 1}, dev);
-  range_splits_kernel<S><<<cuda_blocks(nrows + 1), kCudaThreads, 0, cudaStreamLegacy>>>(
-      e, nrows, splits.data());
+  range_splits_kernel<S>
+      <<<cuda_blocks(nrows + 1), kCudaThreads, 0, cudaStreamLegacy>>>(e, nrows, splits.data());
   check_cuda(cudaGetLastError(), "ragged::range: splits kernel launch");
   Tensor<T> values = Tensor<T>::empty({total}, dev);
   if (total > 0) {
@@ -88,7 +87,7 @@ void range_cuda(int device, const RangeOperands<T>& args, std::int64_t nrows, Te
   values_out = std::move(values);
 }
 
-#define TESSERA_INSTANTIATE_RANGE_CUDA(T, S)                                                    \
+#define TESSERA_INSTANTIATE_RANGE_CUDA(T, S)                                             \
   template void range_cuda<T, S>(int, const RangeOperands<T>&, std::int64_t, Tensor<S>&, \
                                  Tensor<T>&);
 TESSERA_FOR_EACH_RAGGED_RANGE_TYPE(TESSERA_INSTANTIATE_RANGE_CUDA)
@@ -105,7 +104,7 @@ void to_tensor_cuda(int device, const T* values, const S* splits, std::int64_t n
   check_cuda(cudaGetLastError(), "RaggedTensor::to_tensor kernel launch");
 }
 
-#define TESSERA_INSTANTIATE_TO_TENSOR_CUDA(S, T)                                           \
+#define TESSERA_INSTANTIATE_TO_TENSOR_CUDA(S, T)                                          \
   template void to_tensor_cuda<T, S>(int, const T*, const S*, std::int64_t, std::int64_t, \
                                      std::int64_t, T, T*);
 TESSERA_FOR_EACH_DTYPE_WITH(TESSERA_INSTANTIATE_TO_TENSOR_CUDA, int32_t)

@@ -17,8 +17,8 @@ namespace tessera::detail::ragged_ops {
 namespace {
 
 struct BlockSizes {
-  std::int64_t sum = 0;               // saturating
-  std::int64_t fault_row = -1;        // first faulty row of the block
+  std::int64_t sum = 0;         // saturating
+  std::int64_t fault_row = -1;  // first faulty row of the block
   RangeFault fault = RangeFault::None;
 };
 
@@ -109,9 +109,8 @@ void range_host(const RangeOperands<T>& args, std::int64_t nrows, Tensor<S>& spl
   values_out = std::move(values);
 }
 
-#define TESSERA_INSTANTIATE_RANGE_HOST(T, S)                                          \
-  template void range_host<T, S>(const RangeOperands<T>&, std::int64_t, Tensor<S>&, \
-                                 Tensor<T>&);
+#define TESSERA_INSTANTIATE_RANGE_HOST(T, S) \
+  template void range_host<T, S>(const RangeOperands<T>&, std::int64_t, Tensor<S>&, Tensor<T>&);
 TESSERA_FOR_EACH_RAGGED_RANGE_TYPE(TESSERA_INSTANTIATE_RANGE_HOST)
 #undef TESSERA_INSTANTIATE_RANGE_HOST
 
