@@ -5,12 +5,9 @@
 /// are still split between threads and a million short ones are not one task each.
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
-#include <cstring>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include <thread>
 
 #include "tessera/detail/ragged_range_kernels.hpp"
 #include "tessera/expr/host_executor.hpp"
@@ -23,13 +20,30 @@ inline constexpr std::int64_t kRaggedValueBlock = std::int64_t{1} << 15;
 /// Rows per task of the per-row passes (sizes, scan).
 inline constexpr std::int64_t kRaggedRowBlock = std::int64_t{1} << 14;
 
+/// Runs `f(block)` for every block in [0, blocks) on the host policy, handing blocks out one at
+/// a time from a shared counter (one task per hardware thread): on a machine shared with other
+/// processes a descheduled thread then delays only the block it holds, where a static split
+/// (Thrust's OpenMP for_each) makes every other thread wait for its whole share.
+template <class F>
+void host_parallel_for_dynamic(std::int64_t blocks, const F& f) {
+  if (blocks <= 1) return host_parallel_for(blocks, f);
+  const auto threads = static_cast<std::int64_t>(std::max(1u, std::thread::hardware_concurrency()));
+  std::atomic<std::int64_t> next{0};
+  host_parallel_for(std::min(blocks, threads), [&](std::int64_t) {
+    for (std::int64_t b = next.fetch_add(1, std::memory_order_relaxed); b < blocks;
+         b = next.fetch_add(1, std::memory_order_relaxed)) {
+      f(b);
+    }
+  });
+}
+
 /// Calls `run(row, first, last, j)` for every stretch [first, last) of values that lies in one
 /// row, j being the position of `first` inside its row; stretches of one block come in order.
 /// `splits` (nrows + 1 entries, host memory) must be a valid partition of `nvalues` values.
 template <class S, class F>
 void ragged_for_each_run(const S* splits, std::int64_t nrows, std::int64_t nvalues, const F& run) {
   const std::int64_t blocks = (nvalues + kRaggedValueBlock - 1) / kRaggedValueBlock;
-  host_parallel_for(blocks, [=, &run](std::int64_t b) {
+  host_parallel_for_dynamic(blocks, [=, &run](std::int64_t b) {
     const std::int64_t begin = b * kRaggedValueBlock;
     const std::int64_t end = std::min(nvalues, begin + kRaggedValueBlock);
     std::int64_t row = row_of_value(splits, nrows, begin);
@@ -41,32 +55,6 @@ void ragged_for_each_run(const S* splits, std::int64_t nrows, std::int64_t nvalu
       }
     }
   });
-}
-
-/// Elements of the staging buffer a ragged host kernel generates into before streaming them out.
-inline constexpr std::int64_t kRaggedStageBytes = 4096;
-
-/// Copies `bytes` from `src` to `dst` (16-byte aligned) with non-temporal stores: a large output
-/// goes to memory without first being read into the cache (a plain store reads every line it
-/// writes, so streaming halves the memory traffic of a write-only kernel). Callers end their
-/// task with stream_fence().
-inline void stream_copy(void* dst, const void* src, std::size_t bytes) {
-#if defined(__SSE2__)
-  auto* d = static_cast<__m128i*>(dst);
-  const auto* s = static_cast<const __m128i*>(src);
-  const std::size_t vectors = bytes / 16;
-  for (std::size_t i = 0; i < vectors; ++i) _mm_stream_si128(d + i, _mm_load_si128(s + i));
-  std::memcpy(d + vectors, s + vectors, bytes % 16);
-#else
-  std::memcpy(dst, src, bytes);
-#endif
-}
-
-/// Orders this thread's streaming stores before whatever follows (the end of a parallel task).
-inline void stream_fence() {
-#if defined(__SSE2__)
-  _mm_sfence();
-#endif
 }
 
 /// a + b for non-negative a, b, stuck at INT64_MAX instead of overflowing (associative on

@@ -99,26 +99,43 @@ TESSERA_HD T range_element(T start, T delta, std::int64_t j) {
   }
 }
 
-/// Writes elements j, j + 1, ..., j + n - 1 of a row to dst: the same values as range_element,
-/// in a form the compiler vectorises (integers step by delta, exact modulo 2^64; floats from an
-/// int32 offset, which converts to double in SIMD). n < 2^31.
+/// Elements a padded range write may write past the row's end (see range_elements_padded).
+inline constexpr std::int64_t kRangePad = 8;
+
+/// Writes elements j, j + 1, ... of a row to dst, the same values as range_element, in whole
+/// groups of kRangePad: the n wanted ones and up to kRangePad - 1 more past them (the caller
+/// guarantees the room and overwrites them later). Fixed-length groups keep short rows free of
+/// the loop-exit mispredictions of an exact loop (1e6 rows of ~10 values: 10 ms instead of 16 ms
+/// for the same serial loop) and vectorise. n + j < 2^31 for floats.
 template <class T>
-TESSERA_HD void range_elements(T start, T delta, std::int64_t j, std::int64_t n, T* dst) {
+TESSERA_HD void range_elements_padded(T start, T delta, std::int64_t j, std::int64_t n, T* dst) {
   if constexpr (std::is_integral_v<T>) {
+    // Wrapping arithmetic is exact modulo 2^64, so a group is start + (j + m) * delta.
     const auto step = static_cast<std::uint64_t>(static_cast<std::int64_t>(delta));
-    std::uint64_t v = static_cast<std::uint64_t>(static_cast<std::int64_t>(start)) +
-                      static_cast<std::uint64_t>(j) * step;
-    for (std::int64_t m = 0; m < n; ++m, v += step) {
-      dst[m] = static_cast<T>(static_cast<std::int64_t>(v));
+    const std::uint64_t first = static_cast<std::uint64_t>(static_cast<std::int64_t>(start)) +
+                                static_cast<std::uint64_t>(j) * step;
+    for (std::int64_t m = 0; m < n; m += kRangePad) {
+      for (std::int64_t q = 0; q < kRangePad; ++q) {
+        dst[m + q] = static_cast<T>(
+            static_cast<std::int64_t>(first + static_cast<std::uint64_t>(m + q) * step));
+      }
     }
   } else {
     const auto first = static_cast<double>(j), s = static_cast<double>(start),
                d = static_cast<double>(delta);
     const auto count = static_cast<std::int32_t>(n);
-    for (std::int32_t m = 0; m < count; ++m) {
-      dst[m] = static_cast<T>(s + (first + static_cast<double>(m)) * d);
+    for (std::int32_t m = 0; m < count; m += static_cast<std::int32_t>(kRangePad)) {
+      for (std::int32_t q = 0; q < static_cast<std::int32_t>(kRangePad); ++q) {
+        dst[m + q] = static_cast<T>(s + (first + static_cast<double>(m + q)) * d);
+      }
     }
   }
+}
+
+/// The exact form: elements j .. j + n - 1 and nothing past them.
+template <class T>
+TESSERA_HD void range_elements(T start, T delta, std::int64_t j, std::int64_t n, T* dst) {
+  for (std::int64_t m = 0; m < n; ++m) dst[m] = range_element(start, delta, j + m);
 }
 
 /// Index of the row holding value k: the last i with splits[i] <= k (splits non-decreasing,

@@ -36,7 +36,7 @@ void range_host(const RangeOperands<T>& args, std::int64_t nrows, Tensor<S>& spl
   BlockSizes* const pb = per_block.data();
 
   // Pass 1: sizes into splits[i + 1] (clamped to S; an oversized row fails the total check).
-  host_parallel_for(blocks, [=](std::int64_t b) {
+  host_parallel_for_dynamic(blocks, [=](std::int64_t b) {
     const std::int64_t end = std::min(nrows, (b + 1) * kRaggedRowBlock);
     std::int64_t sum = 0;
     for (std::int64_t i = b * kRaggedRowBlock; i < end; ++i) {
@@ -68,7 +68,7 @@ void range_host(const RangeOperands<T>& args, std::int64_t nrows, Tensor<S>& spl
   if (total == INT64_MAX || total > kSplitMax) raise_range_total<S>(total, total == INT64_MAX);
 
   // Pass 2: each block turns its sizes into running offsets from its block offset.
-  host_parallel_for(blocks, [=](std::int64_t b) {
+  host_parallel_for_dynamic(blocks, [=](std::int64_t b) {
     const std::int64_t end = std::min(nrows, (b + 1) * kRaggedRowBlock);
     S running = static_cast<S>(pb[b].sum);
     for (std::int64_t i = b * kRaggedRowBlock; i < end; ++i) {
@@ -77,33 +77,27 @@ void range_host(const RangeOperands<T>& args, std::int64_t nrows, Tensor<S>& spl
     }
   });
 
-  // Pass 3: the values, in blocks of values (a long row is split between tasks). Each block is
-  // generated a page at a time into a buffer that stays in L1 and streamed out from there.
+  // Pass 3: the values, in blocks of values (a long row is split between tasks). A stretch of a
+  // row is written in whole groups of kRangePad elements when the block has room after it: the
+  // extra elements land on later rows of the same block, which this task writes afterwards.
   Tensor<T> values = Tensor<T>::empty({total});
   T* const out = values.data();
   const std::int64_t value_blocks = (total + kRaggedValueBlock - 1) / kRaggedValueBlock;
-  host_parallel_for(value_blocks, [=](std::int64_t b) {
-    constexpr std::int64_t kStage = kRaggedStageBytes / static_cast<std::int64_t>(sizeof(T));
-    alignas(64) T stage[kStage];
+  host_parallel_for_dynamic(value_blocks, [=](std::int64_t b) {
     const std::int64_t begin = b * kRaggedValueBlock;
     const std::int64_t end = std::min(total, begin + kRaggedValueBlock);
     std::int64_t row = row_of_value(sp, nrows, begin);
-    for (std::int64_t chunk = begin; chunk < end; chunk += kStage) {
-      const std::int64_t chunk_end = std::min(end, chunk + kStage);
-      for (std::int64_t k = chunk; k < chunk_end;) {
-        const auto row_begin = static_cast<std::int64_t>(sp[row]);
-        const auto row_end = static_cast<std::int64_t>(sp[row + 1]);
-        const std::int64_t stop = std::min(chunk_end, row_end);
-        if (stop > k) {
-          range_elements(args.starts[row], args.deltas[row], k - row_begin, stop - k,
-                         stage + (k - chunk));
-          k = stop;
-        }
-        if (row_end <= k) ++row;  // the row is done (or empty): on to the next one
+    for (std::int64_t k = begin; k < end; ++row) {
+      const auto row_end = std::min<std::int64_t>(end, sp[row + 1]);
+      if (row_end <= k) continue;  // an empty row
+      const std::int64_t j = k - static_cast<std::int64_t>(sp[row]);
+      if (row_end + kRangePad <= end) {
+        range_elements_padded(args.starts[row], args.deltas[row], j, row_end - k, out + k);
+      } else {
+        range_elements(args.starts[row], args.deltas[row], j, row_end - k, out + k);
       }
-      stream_copy(out + chunk, stage, static_cast<std::size_t>(chunk_end - chunk) * sizeof(T));
+      k = row_end;
     }
-    stream_fence();
   });
   splits_out = std::move(splits);
   values_out = std::move(values);
