@@ -121,7 +121,7 @@ def factories():
 
     def add(kind, values, arg, nrows=None, dtype="int64", splits="int64"):
         entry = {"kind": kind, "dtype": dtype, "splits_dtype": splits,
-                 "values": pack_arg(values), "arg": list(arg)}
+                 "values": pack_arg(np.asarray(values, np.int64)), "arg": list(arg)}
         v = tf.constant(values, DTYPES[dtype])
         a = tf.constant(arg, DTYPES[splits])
         try:
@@ -135,6 +135,8 @@ def factories():
             entry["row_splits"] = r.row_splits.numpy().tolist()
             entry["row_lengths"] = r.row_lengths().numpy().tolist()
             entry["value_rowids"] = r.value_rowids().numpy().tolist()
+            dense = r.to_tensor(default_value=-1).numpy()
+            entry["to_tensor"] = {"shape": list(dense.shape), "data": dense.reshape(-1).tolist()}
         except (tf.errors.InvalidArgumentError, ValueError) as e:
             entry["tf_error"] = type(e).__name__
             entry["message"] = str(e).splitlines()[0][:200]
@@ -163,6 +165,8 @@ def factories():
     add("value_rowids", vals, [0, 0, 0, 2, 2, 2, 3], 3)
     add("value_rowids", vals, [-1, 0, 0, 2, 2, 2, 2], 3)
     add("value_rowids", vals, [0, 0, 0, 2, 2, 2], 3)
+    add("row_lengths", [[1, 2], [3, 4], [5, 6]], [2, 0, 1])
+    add("row_splits", [[1, 2, 3], [4, 5, 6]], [0, 0, 2, 2])
     return out
 
 
