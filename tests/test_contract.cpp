@@ -149,6 +149,73 @@ TEST(Contract, Nonzero) {
   EXPECT_EQ((x > 0).nonzero().to_vector(), nz.to_vector());
 }
 
+TEST(Contract, TensorScatterNdSub) {
+  auto t = ts::tensor<int32_t>({1, 2, 3, 4, 5, 6, 7, 8});
+  auto indices = ts::tensor<int64_t>({{4}, {3}, {1}, {7}});
+  auto updates = ts::tensor<int32_t>({9, 10, 11, 12});
+  ts::Tensor<int32_t> u = t.tensor_scatter_nd_sub(indices, updates);
+  EXPECT_EQ(u.to_vector(), (std::vector<int32_t>{1, -9, 3, -6, -4, 6, 7, -4}));
+  EXPECT_EQ(t.at({1}), 2);  // input untouched
+  auto options = ts::ScatterOptions{.out_of_bounds = ts::OutOfBounds::Ignore,
+                                    .deterministic = true};
+  auto v = t.tensor_scatter_nd_sub(indices, updates, options);
+  EXPECT_EQ(v.to_vector(), u.to_vector());
+  auto i32 = ts::tensor<int32_t>({{4}, {3}, {1}, {7}});
+  auto w = t.tensor_scatter_nd_sub(
+      i32, updates, {.out_of_bounds = ts::OutOfBounds::Ignore, .deterministic = true});
+  EXPECT_EQ(w.to_vector(), u.to_vector());
+  t.scatter_nd_sub_(indices, updates);
+  EXPECT_EQ(t.to_vector(), u.to_vector());
+  EXPECT_EQ(ts::tensor_scatter_nd_sub(u, indices, updates).at({1}), -20);
+  try {
+    (void)u.tensor_scatter_nd_sub(ts::tensor<int64_t>({{8}}), ts::tensor<int32_t>({1}));
+    ADD_FAILURE() << "no IndexError";
+  } catch (const ts::IndexError& e) {
+    EXPECT_NE(std::string(e.what()).find("indices[0] = [8] does not index into shape [8]"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Contract, RaggedRangeAndRaggedTensor) {
+  auto starts = ts::tensor<int64_t>({0, 5, 8});
+  auto limits = ts::tensor<int64_t>({3, 3, 12});
+  auto deltas = ts::tensor<int64_t>({1, 1, 1});
+  ts::RaggedTensor<int64_t> r = ts::ragged::range<int64_t>(starts, limits, deltas);
+  auto r2 = ts::ragged::range<int64_t>(ts::tensor<int64_t>({3, 5, 2}));
+  auto r3 = ts::ragged::range<float, int32_t>(ts::tensor<float>({0, 5, 8}),
+                                              ts::tensor<float>({3, 3, 12}),
+                                              ts::tensor<float>({1, 1, 1}));
+  auto r4 = ts::ragged::range<int64_t>(starts, limits, 2);
+  EXPECT_EQ(r4.to_list(), (std::vector<std::vector<int64_t>>{{0, 2}, {}, {8, 10}}));
+  EXPECT_EQ(r.values().to_vector(), (std::vector<int64_t>{0, 1, 2, 8, 9, 10, 11}));
+  EXPECT_EQ(r.row_splits().to_vector(), (std::vector<int64_t>{0, 3, 3, 7}));
+  EXPECT_EQ(r.nrows(), 3);
+  EXPECT_EQ(r.row_lengths().to_vector(), (std::vector<int64_t>{3, 0, 4}));
+  EXPECT_EQ(r.value_rowids().to_vector(), (std::vector<int64_t>{0, 0, 0, 2, 2, 2, 2}));
+  EXPECT_EQ(r.row(1).numel(), 0);
+  EXPECT_EQ(r2.to_list(), (std::vector<std::vector<int64_t>>{{0, 1, 2}, {0, 1, 2, 3, 4}, {0, 1}}));
+  EXPECT_TRUE((std::is_same_v<decltype(r3), ts::RaggedTensor<float, int32_t>>));
+  EXPECT_EQ(r3.row_splits().to_vector(), (std::vector<int32_t>{0, 3, 3, 7}));
+  EXPECT_EQ(r.device(), ts::Device::cpu());
+  EXPECT_EQ(r.to(ts::Device::cpu()).cpu().to_list(), r.to_list());
+  EXPECT_EQ(r.to_tensor(/*pad*/ 0).shape(), (ts::Shape{3, 4}));
+  std::ostringstream text;
+  text << r;
+  EXPECT_EQ(text.str(), "<RaggedTensor [[0, 1, 2], [], [8, 9, 10, 11]]>");
+
+  auto values = ts::tensor<float>({1, 2, 3, 4});
+  auto a = ts::RaggedTensor<float>::from_row_splits(values, ts::tensor<int64_t>({0, 1, 1, 4}));
+  auto b = ts::RaggedTensor<float>::from_row_lengths(values, ts::tensor<int64_t>({1, 0, 3}));
+  auto c = ts::RaggedTensor<float>::from_value_rowids(values, ts::tensor<int64_t>({0, 2, 2, 2}),
+                                                      /*nrows*/ 4);
+  EXPECT_EQ(a.to_list(), b.to_list());
+  EXPECT_EQ(c.nrows(), 4);
+  EXPECT_THROW(
+      ts::RaggedTensor<float>::from_row_splits(values, ts::tensor<int64_t>({0, 3, 2, 4})),
+      ts::ValueError);
+}
+
 TEST(Contract, PrintingErrorsAndXtensor) {
   auto a = ts::tensor<float>({{1, 3}, {2, 4}});
   std::ostringstream text;

@@ -6,6 +6,7 @@
 #include <iosfwd>
 #include <string>
 
+#include "tessera/ragged/ragged_tensor.hpp"
 #include "tessera/tensor.hpp"
 
 namespace tessera {
@@ -25,6 +26,17 @@ std::ostream& operator<<(std::ostream& os, const Tensor<T>& t);
 /// The text `os << t` writes.
 template <class T>
 std::string to_string(const Tensor<T>& t);
+
+/// Writes `r` as TensorFlow's eager repr does, without the "tf." prefix:
+/// `<RaggedTensor [[0, 1, 2], [], [8, 9, 10, 11]]>` (NumPy's layout: lines of at most 75
+/// characters, `...` summaries beyond 1000 rows or 1000 elements of a row, floats as the
+/// shortest text that reads back, e.g. `0.70000005`). Copies CUDA data to the host.
+template <class T, class S>
+std::ostream& operator<<(std::ostream& os, const RaggedTensor<T, S>& r);
+
+/// The text `os << r` writes.
+template <class T, class S>
+std::string to_string(const RaggedTensor<T, S>& r);
 
 /// Prints the dtype name, e.g. "float32".
 std::ostream& operator<<(std::ostream& os, DType dtype);

@@ -16,4 +16,6 @@
 #include "tessera/ops/nonzero.hpp"
 #include "tessera/ops/scatter.hpp"
 #include "tessera/ops/searchsorted.hpp"
+#include "tessera/ragged/ragged_tensor.hpp"
+#include "tessera/ragged/range.hpp"
 #include "tessera/tensor.hpp"
