@@ -30,16 +30,8 @@ using ts::Tensor;
 
 const json& golden() { return tessera_test::golden("scatter_golden.json"); }
 
-template <class T>
-std::vector<T> decode_all(const json& packed) {
-  std::vector<T> out;
-  for (const auto& v : packed["data"]) out.push_back(decode<T>(v));
-  return out;
-}
-
-ts::Shape shape_of(const json& packed) {
-  return ts::Shape(packed["shape"].begin(), packed["shape"].end());
-}
+using tessera_test::decode_all;
+using tessera_test::shape_of;
 
 template <class T>
 Tensor<T> tensor_of(const json& packed, ts::Device device) {

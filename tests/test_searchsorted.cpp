@@ -30,16 +30,8 @@ using ts::Tensor;
 const json& golden() { return tessera_test::golden("searchsorted_golden.json"); }
 using tessera_test::decode;
 
-template <class T>
-std::vector<T> decode_all(const json& packed) {
-  std::vector<T> out;
-  for (const auto& v : packed["data"]) out.push_back(decode<T>(v));
-  return out;
-}
-
-ts::Shape shape_of(const json& packed) {
-  return ts::Shape(packed["shape"].begin(), packed["shape"].end());
-}
+using tessera_test::decode_all;
+using tessera_test::shape_of;
 
 /// The answer for v in one row, straight from the definition. A row that is sorted (NaNs only
 /// at the end) answers "how many elements come before v" — a count, no search. A row that ends

@@ -10,6 +10,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
+
+#include "tessera/core/shape.hpp"
 
 namespace tessera_test {
 
@@ -36,6 +39,19 @@ T decode(const nlohmann::json& v) {
   }
   if (v.is_boolean()) return static_cast<T>(v.get<bool>());
   return static_cast<T>(v.get<double>());
+}
+
+/// The values of a packed golden tensor (`{"shape": [...], "data": [...]}`), in row-major order.
+template <class T>
+std::vector<T> decode_all(const nlohmann::json& packed) {
+  std::vector<T> out;
+  for (const auto& v : packed["data"]) out.push_back(decode<T>(v));
+  return out;
+}
+
+/// The shape of a packed golden tensor.
+inline tessera::Shape shape_of(const nlohmann::json& packed) {
+  return tessera::Shape(packed["shape"].begin(), packed["shape"].end());
 }
 
 }  // namespace tessera_test
