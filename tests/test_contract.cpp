@@ -156,8 +156,8 @@ TEST(Contract, TensorScatterNdSub) {
   ts::Tensor<int32_t> u = t.tensor_scatter_nd_sub(indices, updates);
   EXPECT_EQ(u.to_vector(), (std::vector<int32_t>{1, -9, 3, -6, -4, 6, 7, -4}));
   EXPECT_EQ(t.at({1}), 2);  // input untouched
-  auto options = ts::ScatterOptions{.out_of_bounds = ts::OutOfBounds::Ignore,
-                                    .deterministic = true};
+  auto options =
+      ts::ScatterOptions{.out_of_bounds = ts::OutOfBounds::Ignore, .deterministic = true};
   auto v = t.tensor_scatter_nd_sub(indices, updates, options);
   EXPECT_EQ(v.to_vector(), u.to_vector());
   auto i32 = ts::tensor<int32_t>({{4}, {3}, {1}, {7}});
@@ -183,9 +183,8 @@ TEST(Contract, RaggedRangeAndRaggedTensor) {
   auto deltas = ts::tensor<int64_t>({1, 1, 1});
   ts::RaggedTensor<int64_t> r = ts::ragged::range<int64_t>(starts, limits, deltas);
   auto r2 = ts::ragged::range<int64_t>(ts::tensor<int64_t>({3, 5, 2}));
-  auto r3 = ts::ragged::range<float, int32_t>(ts::tensor<float>({0, 5, 8}),
-                                              ts::tensor<float>({3, 3, 12}),
-                                              ts::tensor<float>({1, 1, 1}));
+  auto r3 = ts::ragged::range<float, int32_t>(
+      ts::tensor<float>({0, 5, 8}), ts::tensor<float>({3, 3, 12}), ts::tensor<float>({1, 1, 1}));
   auto r4 = ts::ragged::range<int64_t>(starts, limits, 2);
   EXPECT_EQ(r4.to_list(), (std::vector<std::vector<int64_t>>{{0, 2}, {}, {8, 10}}));
   EXPECT_EQ(r.values().to_vector(), (std::vector<int64_t>{0, 1, 2, 8, 9, 10, 11}));
@@ -211,9 +210,8 @@ TEST(Contract, RaggedRangeAndRaggedTensor) {
                                                       /*nrows*/ 4);
   EXPECT_EQ(a.to_list(), b.to_list());
   EXPECT_EQ(c.nrows(), 4);
-  EXPECT_THROW(
-      ts::RaggedTensor<float>::from_row_splits(values, ts::tensor<int64_t>({0, 3, 2, 4})),
-      ts::ValueError);
+  EXPECT_THROW(ts::RaggedTensor<float>::from_row_splits(values, ts::tensor<int64_t>({0, 3, 2, 4})),
+               ts::ValueError);
 }
 
 TEST(Contract, PrintingErrorsAndXtensor) {

@@ -193,10 +193,9 @@ void searchsorted_into(const char* op, const char* sequence_name, const Seq& seq
   if (values_count != 0) {
     if constexpr (std::is_same_v<Seq, Tensor<S>>) {
       const bool larger = sequence.numel() > values_count;
-      const bool read_as_is =
-          std::is_same_v<S, C>
-              ? sorter != nullptr || larger || sequence.strides().back() == 1
-              : device.is_cpu() && sorter == nullptr && larger;
+      const bool read_as_is = std::is_same_v<S, C>
+                                  ? sorter != nullptr || larger || sequence.strides().back() == 1
+                                  : device.is_cpu() && sorter == nullptr && larger;
       if (read_as_is) {
         searchsorted_run<C>(sequence, values, values_shape, right, sorter, result.view());
       } else {
