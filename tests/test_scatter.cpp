@@ -1,7 +1,7 @@
 // tensor_scatter_nd_sub and its siblings against TensorFlow's own answers and NumPy's ufunc.at
 // (tests/data/scatter_golden.json, written by tools/golden/gen_scatter.py) and against a plain
-// sequential loop over random shapes, dtypes, index types, layouts and devices; every error
-// rule with the inputs left intact.
+// sequential loop over random shapes, dtypes, index types, layouts and devices (the reference
+// loop is tests/support/scatter_reference.hpp; argument errors are in test_scatter_errors.cpp).
 
 #include <gtest/gtest.h>
 
@@ -17,6 +17,7 @@
 #include "support/golden.hpp"
 #include "support/layouts.hpp"
 #include "support/reference.hpp"
+#include "support/scatter_reference.hpp"
 #include "support/typed.hpp"
 #include "tessera/tessera.hpp"
 
@@ -38,150 +39,7 @@ Tensor<T> tensor_of(const json& packed, ts::Device device) {
   return Tensor<T>::from_vector(decode_all<T>(packed), shape_of(packed), device);
 }
 
-// ---- the reference: TensorFlow's CPU loop, written out --------------------------------------
-
-enum class Op { Sub, Add, Update, Min, Max };
-constexpr Op kOps[] = {Op::Sub, Op::Add, Op::Update, Op::Min, Op::Max};
-
-Op op_named(const std::string& name) {
-  if (name == "sub") return Op::Sub;
-  if (name == "add") return Op::Add;
-  if (name == "update") return Op::Update;
-  if (name == "min") return Op::Min;
-  return Op::Max;
-}
-const char* op_name(Op op) {
-  constexpr const char* names[] = {"tensor_scatter_nd_sub", "tensor_scatter_nd_add",
-                                   "tensor_scatter_nd_update", "tensor_scatter_nd_min",
-                                   "tensor_scatter_nd_max"};
-  return names[static_cast<int>(op)];
-}
-
-template <class T>
-T reference_combine(Op op, T x, T u) {
-  if constexpr (std::is_same_v<T, bool>) {
-    return u;  // only update exists for bool
-  } else if constexpr (std::is_integral_v<T>) {
-    // Test values are small: int64 arithmetic, then the modular conversion back to T.
-    const auto a = static_cast<std::int64_t>(x);
-    const auto b = static_cast<std::int64_t>(u);
-    switch (op) {
-      case Op::Sub:
-        return static_cast<T>(a - b);
-      case Op::Add:
-        return static_cast<T>(a + b);
-      case Op::Update:
-        return u;
-      case Op::Min:
-        return b < a ? u : x;
-      case Op::Max:
-        return a < b ? u : x;
-    }
-    return x;
-  } else {
-    switch (op) {
-      case Op::Sub:
-        return x - u;
-      case Op::Add:
-        return x + u;
-      case Op::Update:
-        return u;
-      case Op::Min:
-        return u < x ? u : x;
-      case Op::Max:
-        return x < u ? u : x;
-    }
-    return x;
-  }
-}
-
-/// Rows outside the tensor are skipped (the Ignore policy; with Error none reach here).
-template <class T>
-std::vector<T> reference_scatter(Op op, std::vector<T> tensor, const ts::Shape& shape,
-                                 const std::vector<std::int64_t>& indices, std::int64_t k,
-                                 const std::vector<T>& updates) {
-  std::int64_t slice = 1;
-  for (auto d = static_cast<std::size_t>(k); d < shape.size(); ++d) slice *= shape[d];
-  const auto rows = static_cast<std::int64_t>(indices.size()) / k;
-  for (std::int64_t i = 0; i < rows; ++i) {
-    std::int64_t at = 0;
-    bool inside = true;
-    for (std::int64_t d = 0; d < k; ++d) {
-      const std::int64_t v = indices[static_cast<std::size_t>(i * k + d)];
-      inside = inside && v >= 0 && v < shape[static_cast<std::size_t>(d)];
-      at = at * shape[static_cast<std::size_t>(d)] + v;
-    }
-    if (!inside) continue;
-    for (std::int64_t j = 0; j < slice; ++j) {
-      const auto at_j = static_cast<std::size_t>(at * slice + j);
-      tensor[at_j] =
-          reference_combine<T>(op, tensor[at_j], updates[static_cast<std::size_t>(i * slice + j)]);
-    }
-  }
-  return tensor;
-}
-
-// ---- calling the family by run-time op --------------------------------------------------------
-
-template <class T, class Index, class U>
-Tensor<T> call(Op op, const Tensor<T>& t, const Tensor<Index>& i, const U& u,
-               const ts::ScatterOptions& options = {}) {
-  if constexpr (std::is_same_v<T, bool>) {
-    (void)op;
-    return ts::tensor_scatter_nd_update(t, i, u, options);
-  } else {
-    switch (op) {
-      case Op::Sub:
-        return t.tensor_scatter_nd_sub(i, u, options);
-      case Op::Add:
-        return t.tensor_scatter_nd_add(i, u, options);
-      case Op::Update:
-        return t.tensor_scatter_nd_update(i, u, options);
-      case Op::Min:
-        return t.tensor_scatter_nd_min(i, u, options);
-      case Op::Max:
-        break;
-    }
-    return t.tensor_scatter_nd_max(i, u, options);
-  }
-}
-
-template <class T, class Index, class U>
-void call_(Op op, Tensor<T>& t, const Tensor<Index>& i, const U& u,
-           const ts::ScatterOptions& options = {}) {
-  if constexpr (std::is_same_v<T, bool>) {
-    (void)op;
-    ts::scatter_nd_update_(t, i, u, options);
-  } else {
-    switch (op) {
-      case Op::Sub:
-        t.scatter_nd_sub_(i, u, options);
-        return;
-      case Op::Add:
-        t.scatter_nd_add_(i, u, options);
-        return;
-      case Op::Update:
-        t.scatter_nd_update_(i, u, options);
-        return;
-      case Op::Min:
-        t.scatter_nd_min_(i, u, options);
-        return;
-      case Op::Max:
-        t.scatter_nd_max_(i, u, options);
-        return;
-    }
-  }
-}
-
-template <class T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-  if constexpr (std::is_same_v<T, bool>) {
-    return a == b;
-  } else {
-    return a.size() == b.size() &&
-           (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
-  }
-}
+using namespace tessera_test::scatter;
 
 // ---- golden cases ------------------------------------------------------------------------------
 
@@ -513,56 +371,6 @@ TYPED_TEST(ScatterFloat, ExpressionUpdatesEqualEvaluatedOnes) {
     in_place.scatter_nd_add_(i, u * T(0.5), {.deterministic = true});
     EXPECT_TRUE(same_bits(in_place.to_vector(), t.tensor_scatter_nd_add(i, scaled).to_vector()));
   }
-}
-
-// ---- argument errors ----------------------------------------------------------------------------
-
-TEST(ScatterErrors, ShapesAreCheckedBeforeAnythingIsWritten) {
-  auto t = Tensor<float>::ones({4, 3});
-  const auto i = ts::tensor<std::int64_t>({{0}, {1}});
-  const auto u = Tensor<float>::ones({2, 3});
-  // 0-d tensor, indices, updates.
-  auto s = Tensor<float>::scalar(1.0f);
-  EXPECT_THROW((void)s.tensor_scatter_nd_sub(i, u), ts::ShapeError);
-  EXPECT_THROW(t.scatter_nd_sub_(Tensor<std::int64_t>::scalar(0), u), ts::ShapeError);
-  EXPECT_THROW(t.scatter_nd_sub_(i, Tensor<float>::scalar(1.0f)), ts::ShapeError);
-  // K outside [1, rank].
-  EXPECT_THROW(t.scatter_nd_sub_(Tensor<std::int64_t>::zeros({2, 0}), u), ts::ShapeError);
-  EXPECT_THROW(t.scatter_nd_sub_(Tensor<std::int64_t>::zeros({2, 3}), Tensor<float>::ones({2})),
-               ts::ShapeError);
-  // Updates of the wrong shape: the message names all three shapes.
-  try {
-    t.scatter_nd_sub_(i, Tensor<float>::ones({2, 4}));
-    ADD_FAILURE() << "no ShapeError";
-  } catch (const ts::ShapeError& e) {
-    const std::string what = e.what();
-    EXPECT_NE(what.find("tensor_scatter_nd_sub"), std::string::npos) << what;
-    EXPECT_NE(what.find("[2,4]"), std::string::npos) << what;
-    EXPECT_NE(what.find("[4,3]"), std::string::npos) << what;
-    EXPECT_NE(what.find("[2,1]"), std::string::npos) << what;
-  }
-  // Rows into a tensor without elements.
-  EXPECT_THROW((void)Tensor<float>::ones({0}).tensor_scatter_nd_add(ts::tensor<std::int32_t>({{0}}),
-                                                                    ts::tensor<float>({1})),
-               ts::ShapeError);
-  EXPECT_EQ(t.to_vector(), std::vector<float>(12, 1.0f));
-  // No rows: an unchanged copy, whatever the tensor.
-  const auto none = Tensor<std::int64_t>::zeros({0, 1});
-  EXPECT_EQ(t.tensor_scatter_nd_sub(none, Tensor<float>::zeros({0, 3})).to_vector(), t.to_vector());
-  EXPECT_EQ(
-      Tensor<float>::ones({0, 2}).tensor_scatter_nd_sub(none, Tensor<float>::zeros({0, 2})).shape(),
-      (ts::Shape{0, 2}));
-}
-
-TEST(ScatterErrors, OperandsOnAnotherDeviceRaiseDeviceError) {
-  if (!tessera_test::unavailable_reason(ts::Device::cuda(0)).empty()) GTEST_SKIP() << "no GPU";
-  auto t = Tensor<float>::ones({4});
-  const auto i = ts::tensor<std::int64_t>({{0}}, ts::Device::cuda(0));
-  EXPECT_THROW(t.scatter_nd_sub_(i, ts::tensor<float>({1})), ts::DeviceError);
-  EXPECT_THROW(t.scatter_nd_sub_(ts::tensor<std::int64_t>({{0}}),
-                                 ts::tensor<float>({1}, ts::Device::cuda(0))),
-               ts::DeviceError);
-  EXPECT_EQ(t.to_vector(), std::vector<float>(4, 1.0f));
 }
 
 // In place, updates that read the tensor itself see its values from before the scatter.

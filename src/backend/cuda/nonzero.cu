@@ -4,40 +4,21 @@
 // tensor.hpp first, in its own block: it pulls in the expression machinery in dependency order.
 #include "tessera/tensor.hpp"
 
+#include "backend/view_kernel.hpp"
 #include "tessera/detail/nonzero_cuda.cuh"
 #include "tessera/ops/nonzero.hpp"
 
 namespace tessera::detail::cuda_ops {
 
-namespace {
-template <class T>
-LeafKernel<T> leaf_of(const TensorView<T>& x, bool& linear) {
-  LeafKernel<T> k{x.data, x.ndim, {}};
-  for (int d = 0; d < x.ndim; ++d) k.strides[d] = x.strides[d];
-  linear = x.is_contiguous();
-  return k;
-}
-Extents extents_of(int ndim, const std::int64_t* shape) {
-  Extents e;
-  e.ndim = ndim;
-  for (int d = 0; d < ndim; ++d) e.shape[d] = shape[d];
-  return e;
-}
-}  // namespace
-
 template <class T>
 std::int64_t count_nonzero(int device, const TensorView<T>& x) {
-  bool linear = false;
-  const auto k = leaf_of(x, linear);
-  return nonzero_count_cuda(device, k, extents_of(x.ndim, x.shape), linear);
+  return nonzero_count_cuda(device, leaf_kernel_of(x), extents_of(x), x.is_contiguous());
 }
 
 template <class T>
 void nonzero_write(int device, const TensorView<T>& x, const TensorView<std::int64_t>& out,
                    std::int64_t row_limit) {
-  bool linear = false;
-  const auto k = leaf_of(x, linear);
-  nonzero_write_cuda(device, k, extents_of(x.ndim, x.shape), linear, out, row_limit);
+  nonzero_write_cuda(device, leaf_kernel_of(x), extents_of(x), x.is_contiguous(), out, row_limit);
 }
 
 #define TESSERA_INSTANTIATE_NONZERO(T)                                                       \

@@ -4,6 +4,7 @@
 // tensor.hpp first, in its own block: it pulls in the expression machinery in dependency order.
 #include "tessera/tensor.hpp"
 
+#include "backend/view_kernel.hpp"
 #include "tessera/detail/scatter_cuda.cuh"
 #include "tessera/ops/scatter.hpp"
 
@@ -18,13 +19,8 @@ std::int64_t scatter_first_bad(int device, const ScatterGeometry& g, const Index
 template <class T, class Index>
 void scatter_nd(int device, ScatterOpId op, T* out, const ScatterGeometry& g, const Index* indices,
                 std::int64_t rows, const TensorView<T>& updates, bool deterministic) {
-  LeafKernel<T> k{updates.data, updates.ndim, {}};
-  Extents extents;
-  extents.ndim = updates.ndim;
-  for (int d = 0; d < updates.ndim; ++d) {
-    k.strides[d] = updates.strides[d];
-    extents.shape[d] = updates.shape[d];
-  }
+  const auto k = leaf_kernel_of(updates);
+  const Extents extents = extents_of(updates);
   const bool linear = updates.is_contiguous();
   with_scatter_op(op, [&](auto functor) {
     using Op = decltype(functor);

@@ -5,6 +5,7 @@
 // tensor.hpp first, in its own block: it pulls in the expression machinery in dependency order.
 #include "tessera/tensor.hpp"
 
+#include "backend/view_kernel.hpp"
 #include "tessera/detail/searchsorted_cuda.cuh"
 #include "tessera/ops/searchsorted.hpp"
 
@@ -13,12 +14,8 @@ namespace tessera::detail::cuda_ops {
 template <class C, class Index>
 void searchsorted(int device, const SearchRows<C>& rows, const TensorView<C>& values,
                   std::int64_t per_row, bool right, const TensorView<Index>& out) {
-  LeafKernel<C> k{values.data, values.ndim, {}};
-  for (int d = 0; d < values.ndim; ++d) k.strides[d] = values.strides[d];
-  Extents extents;
-  extents.ndim = values.ndim;
-  for (int d = 0; d < values.ndim; ++d) extents.shape[d] = values.shape[d];
-  searchsorted_cuda<C>(device, rows, k, extents, values.is_contiguous(), per_row, right, out);
+  searchsorted_cuda<C>(device, rows, leaf_kernel_of(values), extents_of(values),
+                       values.is_contiguous(), per_row, right, out);
 }
 
 TESSERA_FOR_EACH_NUMERIC_DTYPE(TESSERA_INSTANTIATE_SEARCHSORTED_CUDA)

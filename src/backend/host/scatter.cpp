@@ -4,6 +4,7 @@
 
 #include "tessera/tensor.hpp"  // first: defines Tensor, then the expression machinery
 
+#include "backend/view_kernel.hpp"
 #include "tessera/config.hpp"
 #include "tessera/detail/scatter_host.hpp"
 #include "tessera/ops/scatter.hpp"
@@ -32,13 +33,8 @@ template <class T, class Index>
 std::int64_t scatter_nd(ScatterOpId op, T* out, const T* source, std::int64_t numel,
                         const ScatterGeometry& g, const Index* indices, std::int64_t rows,
                         const TensorView<T>& updates, bool check) {
-  LeafKernel<T> k{updates.data, updates.ndim, {}};
-  Extents extents;
-  extents.ndim = updates.ndim;
-  for (int d = 0; d < updates.ndim; ++d) {
-    k.strides[d] = updates.strides[d];
-    extents.shape[d] = updates.shape[d];
-  }
+  const auto k = leaf_kernel_of(updates);
+  const Extents extents = extents_of(updates);
   const bool linear = updates.is_contiguous();
   const int threads = scatter_host_threads();
   return with_scatter_op(op, [&](auto functor) -> std::int64_t {

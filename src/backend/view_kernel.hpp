@@ -1,0 +1,29 @@
+#pragma once
+/// @file view_kernel.hpp
+/// The leaf kernel and iteration extents of a plain tensor view: how the precompiled backend
+/// instantiations (host and CUDA) feed a TensorView to kernels written for expressions.
+
+#include "tessera/core/tensor_view.hpp"
+#include "tessera/expr/host_executor.hpp"
+#include "tessera/expr/kernels.hpp"
+
+namespace tessera::detail {
+
+/// Reads `view` through its strides.
+template <class T>
+LeafKernel<T> leaf_kernel_of(const TensorView<T>& view) {
+  LeafKernel<T> k{view.data, view.ndim, {}};
+  for (int d = 0; d < view.ndim; ++d) k.strides[d] = view.strides[d];
+  return k;
+}
+
+/// The shape of `view` as kernel extents.
+template <class T>
+Extents extents_of(const TensorView<T>& view) {
+  Extents e;
+  e.ndim = view.ndim;
+  for (int d = 0; d < view.ndim; ++d) e.shape[d] = view.shape[d];
+  return e;
+}
+
+}  // namespace tessera::detail
