@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <type_traits>
@@ -212,4 +213,97 @@ TEST_P(ExprPromotionValues, ConvertingConstructionIsExplicit) {
   const ts::Tensor<double> d(a);
   EXPECT_TRUE(tensor_matches(d, {3}, {1.0, 2.0, 3.0}));
   EXPECT_EQ(d.device(), device());
+}
+
+// ---- the host's row-wise evaluation --------------------------------------------------------
+// Host work is split into blocks of 2^15 elements; these shapes make blocks start and end
+// inside rows, give rows of one element, and take each inner-loop flavour: unit steps (the
+// vectorised loop), a transposed operand, an operand broadcast along the last dimension and a
+// strided output.
+
+/// Row-major values of t read through at(), independent of the executor.
+template <class T>
+std::vector<T> values_via_at(const ts::Tensor<T>& t) {
+  std::vector<T> out;
+  const auto& shape = t.shape();
+  std::vector<std::int64_t> index(shape.size(), 0);
+  for (std::int64_t i = 0; i < t.numel(); ++i) {
+    out.push_back(t.at(index));
+    for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+      if (++index[static_cast<std::size_t>(d)] < shape[static_cast<std::size_t>(d)]) break;
+      index[static_cast<std::size_t>(d)] = 0;
+    }
+  }
+  return out;
+}
+
+TEST(ExprRows, BlocksSplittingRowsMatchElementwiseReference) {
+  std::mt19937_64 rng(7);
+  const auto make = [&](const ts::Shape& shape) {
+    return ts::Tensor<float>::from_vector(random_values<float>(shape.numel(), rng), shape);
+  };
+  // (3, 50000) + (50000,): rows longer than a block.
+  const auto x = make({3, 50000});
+  const auto row = make({50000});
+  const auto xv = x.to_vector();
+  const auto rv = row.to_vector();
+  const auto sum = ts::eval(x + row * 2.0f).to_vector();
+  for (std::size_t i = 0; i < xv.size(); ++i) ASSERT_EQ(sum[i], xv[i] + rv[i % 50000] * 2.0f) << i;
+
+  // (70001, 1) - (1,): one-element rows.
+  const auto column = make({70001, 1});
+  const auto one = make({1});
+  const auto diff = ts::eval(column - one).to_vector();
+  const auto cv = column.to_vector();
+  for (std::size_t i = 0; i < cv.size(); ++i) ASSERT_EQ(diff[i], cv[i] - one.item()) << i;
+
+  // A transposed operand (inner step 301) and a column broadcast along the last dimension
+  // (inner step 0), with where() on top.
+  const auto m = make({301, 257});
+  const auto t = m.transpose(0, 1);  // (257, 301)
+  const auto col = make({257, 1});
+  const ts::Tensor<float> picked = ts::where(t > col, t * col, -t);
+  const auto tv = values_via_at(t);
+  const auto colv = col.to_vector();
+  const auto pv = picked.to_vector();
+  for (std::size_t i = 0; i < tv.size(); ++i) {
+    const float c = colv[i / 301];
+    ASSERT_EQ(pv[i], tv[i] > c ? tv[i] * c : -tv[i]) << i;
+  }
+
+  // A strided output: every other column of a (400, 200) tensor, written in place (the
+  // expression has the view's shape and reads it element for element, so no temporary).
+  auto target = ts::Tensor<float>::zeros({400, 200});
+  auto every_other = target.slice(1, 1, 200, 2);  // (400, 100), inner step 2
+  const auto addend = make({100});
+  every_other = every_other + (addend + 1.0f);
+  const auto all = target.to_vector();
+  const auto av = addend.to_vector();
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const std::size_t c = i % 200;
+    ASSERT_EQ(all[i], c % 2 == 1 ? av[c / 2] + 1.0f : 0.0f) << i;
+  }
+}
+
+TEST(ExprRows, ReductionsOfStridedAndBroadcastOperandsMatchReference) {
+  std::mt19937_64 rng(11);
+  const auto m =
+      ts::Tensor<int64_t>::from_vector(random_values<int64_t>(503 * 211, rng), {503, 211});
+  const auto t = m.transpose(0, 1);
+  const auto tv = values_via_at(t);
+  std::uint64_t expected = 0;  // wrapping, like the int64 sum
+  for (const auto v : tv) expected += static_cast<std::uint64_t>(v);
+  EXPECT_EQ(static_cast<std::uint64_t>(ts::sum(t)), expected);
+  // Broadcast: (211, 1) against (503,) with a comparison; count by hand.
+  const auto col = ts::Tensor<int64_t>::from_vector(random_values<int64_t>(211, rng), {211, 1});
+  const auto row = m.select(1, 0);  // (503,), inner step 211
+  const auto cv = col.to_vector();
+  const auto rv = row.to_vector();
+  std::int64_t count = 0;
+  for (const auto c : cv)
+    for (const auto r : rv) count += c < r;
+  EXPECT_EQ(ts::sum(ts::cast<int64_t>(col < row)), count);
+  EXPECT_EQ(ts::any(col == row), count != 0 && std::any_of(cv.begin(), cv.end(), [&](auto c) {
+                                   return std::find(rv.begin(), rv.end(), c) != rv.end();
+                                 }));
 }

@@ -12,7 +12,7 @@ namespace tessera::detail {
 /// Reads `view` through its strides.
 template <class T>
 LeafKernel<T> leaf_kernel_of(const TensorView<T>& view) {
-  LeafKernel<T> k{view.data, view.ndim, {}};
+  LeafKernel<T> k{view.data, view.ndim, {}, nullptr, 0};
   for (int d = 0; d < view.ndim; ++d) k.strides[d] = view.strides[d];
   return k;
 }

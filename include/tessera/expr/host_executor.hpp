@@ -99,15 +99,67 @@ struct HostExecutor {
     Extents extents;
     extents.ndim = out.ndim;
     for (int d = 0; d < out.ndim; ++d) extents.shape[d] = out.shape[d];
+    if constexpr (requires(K cursor, const std::int64_t* index) {
+                    cursor.seek(index);
+                    cursor.inner(std::int64_t{0});
+                    cursor.inner_unit(std::int64_t{0});
+                  }) {
+      if (out.ndim == 0) {  // one element, no rows
+        const std::int64_t index[1] = {0};
+        *out.data = static_cast<Out>(k.at(index));
+      } else {
+        run_rows(out, k, extents);
+      }
+    } else {
+      host_parallel_for(blocks, [out, k, n, extents](std::int64_t b) {
+        const std::int64_t begin = b * kBlock;
+        const std::int64_t end = std::min(n, begin + kBlock);
+        std::int64_t index[kMaxDims] = {};
+        extents.unravel(begin, index);
+        for (std::int64_t i = begin; i < end; ++i) {
+          std::int64_t offset = 0;
+          for (int d = 0; d < out.ndim; ++d) offset += index[d] * out.strides[d];
+          out.data[offset] = static_cast<Out>(k.at(index));
+          extents.increment(index);
+        }
+      });
+    }
+  }
+
+  /// The strided/broadcast case, row by row: per row segment of a block, one `seek` and the
+  /// output row's offset, then a loop along the innermost dimension with one multiply per
+  /// operand (instead of a full offset per operand and element). Rows where the output and
+  /// every operand have unit steps (e.g. a row vector broadcast over rows) get their own loop,
+  /// which the compiler vectorises.
+  template <class Out, class K>
+  static void run_rows(const TensorView<Out>& out, const K& k, const Extents& extents) {
+    const std::int64_t n = extents.numel();
+    const std::int64_t blocks = (n + kBlock - 1) / kBlock;
     host_parallel_for(blocks, [out, k, n, extents](std::int64_t b) {
+      const int last = extents.ndim - 1;
+      const std::int64_t inner = extents.shape[last];
+      const std::int64_t out_step = out.strides[last];
       const std::int64_t begin = b * kBlock;
       const std::int64_t end = std::min(n, begin + kBlock);
+      K cursor = k;
       std::int64_t index[kMaxDims] = {};
       extents.unravel(begin, index);
-      for (std::int64_t i = begin; i < end; ++i) {
+      for (std::int64_t i = begin; i < end;) {
+        const std::int64_t first = index[last];
+        const std::int64_t stop = std::min(inner, first + (end - i));
+        cursor.seek(index);
         std::int64_t offset = 0;
-        for (int d = 0; d < out.ndim; ++d) offset += index[d] * out.strides[d];
-        out.data[offset] = static_cast<Out>(k.at(index));
+        for (int d = 0; d < last; ++d) offset += index[d] * out.strides[d];
+        Out* const row = out.data + offset;
+        if (out_step == 1 && cursor.unit()) {
+          for (std::int64_t j = first; j < stop; ++j)
+            row[j] = static_cast<Out>(cursor.inner_unit(j));
+        } else {
+          for (std::int64_t j = first; j < stop; ++j)
+            row[j * out_step] = static_cast<Out>(cursor.inner(j));
+        }
+        i += stop - first;
+        index[last] = inner - 1;  // the next increment starts the next row
         extents.increment(index);
       }
     });
@@ -125,6 +177,28 @@ struct HostExecutor {
       if (linear) {
         for (std::int64_t i = begin; i < end; ++i)
           acc = combine(acc, static_cast<Acc>(k.linear(i)));
+      } else if constexpr (requires(K cursor, const std::int64_t* index) {
+                             cursor.seek(index);
+                             cursor.inner(std::int64_t{0});
+                           }) {
+        // Row by row, as in run_rows: the same elements in the same order. A 0-d space is one
+        // row of one element (shape [1]).
+        Extents rows = extents;
+        if (rows.ndim == 0) rows = Extents{1, {1}};
+        const int last = rows.ndim - 1;
+        K cursor = k;
+        std::int64_t index[kMaxDims] = {};
+        rows.unravel(begin, index);
+        for (std::int64_t i = begin; i < end;) {
+          const std::int64_t first = index[last];
+          const std::int64_t stop = std::min(rows.shape[last], first + (end - i));
+          cursor.seek(index);
+          for (std::int64_t j = first; j < stop; ++j)
+            acc = combine(acc, static_cast<Acc>(cursor.inner(j)));
+          i += stop - first;
+          index[last] = rows.shape[last] - 1;
+          rows.increment(index);
+        }
       } else {
         std::int64_t index[kMaxDims] = {};
         extents.unravel(begin, index);

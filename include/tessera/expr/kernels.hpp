@@ -3,6 +3,11 @@
 /// Kernel-side expression functors: trivially copyable, host/device callable. An expression
 /// binds to one of these for a given output shape; the evaluator calls `at(index)` (any
 /// layout) or `linear(i)` (when every operand is contiguous and of the output's shape).
+///
+/// The host's row-wise path uses a cursor instead of `at`: `seek(index)` fixes every index but
+/// the innermost (on a copy of the kernel), then `inner(j)` reads along the innermost dimension
+/// with one multiply per operand. The cursor lives in the kernels themselves rather than in
+/// separate row types so that an expression instantiates no more types than before.
 
 #include <cstdint>
 #include <type_traits>
@@ -21,12 +26,26 @@ struct LeafKernel {
   int ndim;
   std::int64_t strides[kMaxDims];
 
+  /// Row cursor: the row `seek` found and the stride along it.
+  const T* row = nullptr;
+  std::int64_t step = 0;
+
   TESSERA_HD T at(const std::int64_t* index) const {
     std::int64_t offset = 0;
     for (int d = 0; d < ndim; ++d) offset += index[d] * strides[d];
     return data[offset];
   }
   TESSERA_HD T linear(std::int64_t i) const { return data[i]; }
+  TESSERA_HD void seek(const std::int64_t* index) {
+    std::int64_t offset = 0;
+    for (int d = 0; d + 1 < ndim; ++d) offset += index[d] * strides[d];
+    row = data + offset;
+    step = ndim > 0 ? strides[ndim - 1] : 0;
+  }
+  TESSERA_HD T inner(std::int64_t j) const { return row[j * step]; }
+  /// inner() when every operand's step is 1: a loop the compiler can vectorise.
+  TESSERA_HD bool unit() const { return step == 1; }
+  TESSERA_HD T inner_unit(std::int64_t j) const { return row[j]; }
 };
 
 /// A constant.
@@ -36,6 +55,10 @@ struct ScalarKernel {
   T value;
   TESSERA_HD T at(const std::int64_t*) const { return value; }
   TESSERA_HD T linear(std::int64_t) const { return value; }
+  TESSERA_HD void seek(const std::int64_t*) {}
+  TESSERA_HD T inner(std::int64_t) const { return value; }
+  TESSERA_HD bool unit() const { return true; }
+  TESSERA_HD T inner_unit(std::int64_t) const { return value; }
 };
 
 /// Op(V(a)).
@@ -47,6 +70,12 @@ struct UnaryKernel {
     return Op::apply(static_cast<V>(a.at(index)));
   }
   TESSERA_HD V linear(std::int64_t i) const { return Op::apply(static_cast<V>(a.linear(i))); }
+  TESSERA_HD void seek(const std::int64_t* index) { a.seek(index); }
+  TESSERA_HD V inner(std::int64_t j) const { return Op::apply(static_cast<V>(a.inner(j))); }
+  TESSERA_HD bool unit() const { return a.unit(); }
+  TESSERA_HD V inner_unit(std::int64_t j) const {
+    return Op::apply(static_cast<V>(a.inner_unit(j)));
+  }
 };
 
 /// Op(C(a), C(b)) with result R (R = C for arithmetic, bool for comparisons).
@@ -60,6 +89,17 @@ struct BinaryKernel {
   }
   TESSERA_HD R linear(std::int64_t i) const {
     return Op::apply(static_cast<C>(a.linear(i)), static_cast<C>(b.linear(i)));
+  }
+  TESSERA_HD void seek(const std::int64_t* index) {
+    a.seek(index);
+    b.seek(index);
+  }
+  TESSERA_HD R inner(std::int64_t j) const {
+    return Op::apply(static_cast<C>(a.inner(j)), static_cast<C>(b.inner(j)));
+  }
+  TESSERA_HD bool unit() const { return a.unit() && b.unit(); }
+  TESSERA_HD R inner_unit(std::int64_t j) const {
+    return Op::apply(static_cast<C>(a.inner_unit(j)), static_cast<C>(b.inner_unit(j)));
   }
 };
 
@@ -76,6 +116,18 @@ struct WhereKernel {
   TESSERA_HD V linear(std::int64_t i) const {
     return cond.linear(i) ? static_cast<V>(a.linear(i)) : static_cast<V>(b.linear(i));
   }
+  TESSERA_HD void seek(const std::int64_t* index) {
+    cond.seek(index);
+    a.seek(index);
+    b.seek(index);
+  }
+  TESSERA_HD V inner(std::int64_t j) const {
+    return cond.inner(j) ? static_cast<V>(a.inner(j)) : static_cast<V>(b.inner(j));
+  }
+  TESSERA_HD bool unit() const { return cond.unit() && a.unit() && b.unit(); }
+  TESSERA_HD V inner_unit(std::int64_t j) const {
+    return cond.inner_unit(j) ? static_cast<V>(a.inner_unit(j)) : static_cast<V>(b.inner_unit(j));
+  }
 };
 
 /// U(a).
@@ -85,6 +137,10 @@ struct CastKernel {
   A a;
   TESSERA_HD U at(const std::int64_t* index) const { return static_cast<U>(a.at(index)); }
   TESSERA_HD U linear(std::int64_t i) const { return static_cast<U>(a.linear(i)); }
+  TESSERA_HD void seek(const std::int64_t* index) { a.seek(index); }
+  TESSERA_HD U inner(std::int64_t j) const { return static_cast<U>(a.inner(j)); }
+  TESSERA_HD bool unit() const { return a.unit(); }
+  TESSERA_HD U inner_unit(std::int64_t j) const { return static_cast<U>(a.inner_unit(j)); }
 };
 
 /// start + i * step (arange). Floating ranges compute in double (as PyTorch). Integers compute

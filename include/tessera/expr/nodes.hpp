@@ -217,7 +217,7 @@ bool expr_aliases(const CastNode<U, A>& e, const AliasQuery& q) {
 /// The kernel functor reading the expression at every index of `out`.
 template <class T>
 LeafKernel<T> expr_bind(const Tensor<T>& t, const Shape& out) {
-  LeafKernel<T> k{t.data(), static_cast<int>(out.size()), {}};
+  LeafKernel<T> k{t.data(), static_cast<int>(out.size()), {}, nullptr, 0};
   broadcast_strides(t.shape(), t.strides(), out, k.strides);
   return k;
 }
