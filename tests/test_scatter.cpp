@@ -364,7 +364,8 @@ TYPED_TEST(ScatterFloat, ManyElementRowsKeepIndexOrder) {
   std::mt19937_64 rng(11);
   std::normal_distribution<double> normal;
   const std::int64_t n = (std::int64_t{1} << 17) + 5;  // 4 buckets of 2^15 and a partial one
-  const std::int64_t rows = (std::int64_t{1} << 21) + 77;
+  const std::int64_t rows =
+      (std::int64_t{1} << 18) + 77;  // 8 blocks of 2^15 rows and a partial one
   std::vector<std::int64_t> idx(static_cast<std::size_t>(rows));
   for (auto& i : idx) {
     const auto edge = std::uniform_int_distribution<std::int64_t>(0, 5)(rng) << 15;
