@@ -14,6 +14,10 @@
 #include <type_traits>
 #include <vector>
 
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
 #include "support/golden.hpp"
 #include "support/layouts.hpp"
 #include "support/reference.hpp"
@@ -348,6 +352,93 @@ TYPED_TEST(ScatterFloat, ParallelEqualsSequentialLoopBitForBit) {
     EXPECT_THROW(in_place.scatter_nd_sub_(bad_indices, u), ts::IndexError);
     EXPECT_TRUE(same_bits(in_place.to_vector(), skipped));
   }
+}
+
+// The element schedules for many rows (head/tail with two host threads, buckets with more):
+// partial buckets, rows that are no multiple of anything, duplicates on both sides of every
+// bucket edge and of the middle of the output, and bad rows late in the tail keep the
+// sequential loop's bits and the untouched-on-error rule.
+TYPED_TEST(ScatterFloat, ManyElementRowsKeepIndexOrder) {
+  using T = typename TypeParam::value_type;
+  const auto device = this->device();
+  std::mt19937_64 rng(11);
+  std::normal_distribution<double> normal;
+  const std::int64_t n = (std::int64_t{1} << 17) + 5;  // 4 buckets of 2^15 and a partial one
+  const std::int64_t rows =
+      (std::int64_t{1} << 18) + 77;  // 8 blocks of 2^15 rows and a partial one
+  std::vector<std::int64_t> idx(static_cast<std::size_t>(rows));
+  for (auto& i : idx) {
+    const auto edge = std::uniform_int_distribution<std::int64_t>(0, 5)(rng) << 15;
+    i = rng() % 2 == 0
+            ? std::uniform_int_distribution<std::int64_t>(0, n - 1)(rng)
+            : std::clamp<std::int64_t>(edge - 1 + static_cast<std::int64_t>(rng() % 2), 0, n - 1);
+  }
+  std::vector<T> values(static_cast<std::size_t>(n));
+  std::vector<T> updates(static_cast<std::size_t>(rows));
+  for (auto& v : values) v = static_cast<T>(normal(rng));
+  for (auto& v : updates) v = static_cast<T>(normal(rng));
+  idx[5] = n / 2 - 1;  // the two halves of the head/tail schedule
+  idx[6] = n / 2;
+  const ts::Shape shape{n};
+  const auto t = Tensor<T>::from_vector(values, shape, device);
+  const auto indices = Tensor<std::int64_t>::from_vector(idx, {rows, 1}, device);
+  const auto u = Tensor<T>::from_vector(updates, {rows}, device);
+#if defined(_OPENMP)
+  const int threads_before = omp_get_max_threads();
+  for (int threads : {2, 4}) {
+    omp_set_num_threads(threads);
+#else
+  for (int threads : {1}) {
+#endif
+    SCOPED_TRACE("host threads " + std::to_string(threads));
+    const ts::ScatterOptions options{.deterministic = true};
+    for (Op op : {Op::Sub, Op::Update}) {
+      const auto expected = reference_scatter(op, values, shape, idx, 1, updates);
+      EXPECT_TRUE(same_bits(call(op, t, indices, u, options).to_vector(), expected)) << op_name(op);
+      auto in_place = t.clone();
+      call_(op, in_place, indices, u, options);
+      EXPECT_TRUE(same_bits(in_place.to_vector(), expected)) << op_name(op);
+    }
+    // One bad row near the end: in place nothing is written, the copying form raises too.
+    auto late_bad = idx;
+    late_bad[static_cast<std::size_t>(rows - 3)] = n;
+    const auto late_indices = Tensor<std::int64_t>::from_vector(late_bad, {rows, 1}, device);
+    auto in_place = t.clone();
+    EXPECT_THROW(in_place.scatter_nd_sub_(late_indices, u, options), ts::IndexError);
+    EXPECT_TRUE(same_bits(in_place.to_vector(), values));
+    EXPECT_THROW((void)t.tensor_scatter_nd_sub(late_indices, u, options), ts::IndexError);
+    // Ignore: bad rows all over the head and the tail are skipped.
+    auto bad_idx = idx;
+    for (std::size_t r = 63; r < bad_idx.size(); r += 4099) bad_idx[r] = r % 2 ? -1 : n + 7;
+    const auto bad_indices = Tensor<std::int64_t>::from_vector(bad_idx, {rows, 1}, device);
+    const auto skipped = reference_scatter(Op::Sub, values, shape, bad_idx, 1, updates);
+    const ts::ScatterOptions ignore{.out_of_bounds = ts::OutOfBounds::Ignore,
+                                    .deterministic = true};
+    EXPECT_TRUE(same_bits(t.tensor_scatter_nd_sub(bad_indices, u, ignore).to_vector(), skipped));
+    in_place.scatter_nd_sub_(bad_indices, u, ignore);
+    EXPECT_TRUE(same_bits(in_place.to_vector(), skipped));
+    // An output large next to its indices (checked before, not scattered into a copy).
+    const std::int64_t few = (std::int64_t{1} << 16) + 9;
+    std::vector<std::int64_t> wide_idx(idx.begin(), idx.begin() + few);
+    for (auto& i : wide_idx) i *= 8;
+    const ts::Shape wide{n * 8};
+    std::vector<T> wide_values(static_cast<std::size_t>(n * 8), T(1));
+    const std::vector<T> few_updates(updates.begin(), updates.begin() + few);
+    auto wide_t = Tensor<T>::from_vector(wide_values, wide, device);
+    const auto few_u = Tensor<T>::from_vector(few_updates, {few}, device);
+    wide_t.scatter_nd_add_(Tensor<std::int64_t>::from_vector(wide_idx, {few, 1}, device), few_u);
+    EXPECT_TRUE(same_bits(wide_t.to_vector(),
+                          reference_scatter(Op::Add, wide_values, wide, wide_idx, 1, few_updates)));
+    wide_idx[static_cast<std::size_t>(few - 2)] = -1;
+    const auto wide_before = wide_t.to_vector();
+    EXPECT_THROW(wide_t.scatter_nd_add_(
+                     Tensor<std::int64_t>::from_vector(wide_idx, {few, 1}, device), few_u),
+                 ts::IndexError);
+    EXPECT_TRUE(same_bits(wide_t.to_vector(), wide_before));
+  }
+#if defined(_OPENMP)
+  omp_set_num_threads(threads_before);
+#endif
 }
 
 // Updates given as an expression are read in place and equal the evaluated expression.

@@ -2,14 +2,17 @@
 /// @file scatter_host.hpp
 /// The host tensor_scatter_nd_* kernel: deterministic and parallel without sorting or atomics.
 /// Each output element sees its updates in index order — TensorFlow's sequential CPU loop, bit
-/// for bit — and no two threads ever touch the same element. Two schedules:
+/// for bit — and no two threads ever touch the same element. Three schedules:
 /// - slices (and small inputs): the output is split into one contiguous range per thread; every
 ///   thread walks all index rows in order and applies only what lands in its range (reading an
 ///   index row is cheap next to applying a slice);
 /// - many element updates: a stable counting sort into buckets of the output that fit in L2.
 ///   Each thread counts, then files, the (offset, value) pairs of its share of the rows; each
 ///   bucket then applies its pairs thread share by thread share, i.e. in index order. Every row
-///   is read once, and the scattered read-modify-writes stay in cache.
+///   is read once, and the scattered read-modify-writes stay in cache (more than two threads);
+/// - many element updates with two threads: one thread applies the first rows directly while
+///   the other files the rest by output half; then each thread applies one half's filed rows
+///   (scatter_host_head_tail).
 
 #include <algorithm>
 #include <cstdint>
@@ -29,7 +32,13 @@ inline constexpr std::int64_t kScatterCheckBlock = std::int64_t{1} << 16;
 inline constexpr std::int64_t kScatterSerialWork = std::int64_t{1} << 15;
 /// log2 of the output elements per bucket of the element schedule (128 KiB of float: L2).
 inline constexpr int kScatterBucketBits = 15;
-/// Element updates from which the bucketed schedule pays for its extra pass.
+/// Of every 16 index rows, how many the head thread of the two-thread element schedule applies
+/// directly (the rest are filed by the other thread, then applied by both): it balances a
+/// read-modify-write against filing a row (about 1.2 : 1 as measured) over the two phases.
+inline constexpr std::int64_t kScatterHeadSixteenths = 7;
+/// How many rows ahead the head thread of the two-thread element schedule prefetches.
+inline constexpr std::int64_t kScatterPrefetchRows = 16;
+/// Element updates from which the bucketed and head/tail schedules pay for their extra pass.
 inline constexpr std::int64_t kScatterBucketedRows = std::int64_t{1} << 16;
 /// Index rows filed per task of the bucketed schedule (their indices stay in L2 between the
 /// counting and the filing loop).
@@ -40,6 +49,16 @@ struct ScatterPair {
   std::uint32_t offset;  ///< within the bucket
   T value;
 };
+
+/// Asks for the cache line of `p` ahead of a read-modify-write (where the compiler can).
+template <class T>
+inline void scatter_prefetch_for_write(T* p) {
+#if defined(__GNUC__)
+  __builtin_prefetch(p, 1);
+#else
+  (void)p;
+#endif
+}
 
 /// The lowest position of an index row that names no slice of `g`, or `rows` when all do.
 template <class Index>
@@ -137,6 +156,124 @@ std::int64_t scatter_host_bucketed(T* out, const T* source, std::int64_t numel,
   return lowest_bad;
 }
 
+/// The element schedule (slice_size == 1) for two threads, for outputs of < 2^32 elements.
+///
+/// Why it is fast: the sequential loop's cost is its read-modify-writes, which land anywhere in
+/// the output (L3 for 4 MiB), and filing an update (reading its index and value, appending
+/// both to a list) costs less than one. So while the head thread applies the first 7/16 of the
+/// rows directly, in order, the tail thread files the other 9/16 into two lists, one per output
+/// half, in about the same time; then each thread applies one half's list, in order, after the
+/// head (every output element still sees its updates in index order). Per 16 rows that is 7 +
+/// 9/2 read-modify-writes on the critical path instead of 16, with no atomics, no sorting and
+/// two parallel regions. The filing loop keeps both list ends in registers (the lower list grows
+/// from the front of one buffer, the upper one from the back) and picks one without a branch,
+/// so nothing in it waits on memory but the row itself; the read-modify-writes prefetch their
+/// element kScatterPrefetchRows rows ahead.
+///
+/// In place with `check` nothing may be written before every row is checked: an output small
+/// next to the indices is scattered into a copy that the second phase copies back (two passes
+/// over the output instead of one more over the indices); otherwise all rows are checked first.
+template <class Op, class T, class Index, class K>
+std::int64_t scatter_host_head_tail(T* out, const T* source, std::int64_t numel,
+                                    const ScatterGeometry& g, const Index* indices,
+                                    std::int64_t rows, const K& updates, const Extents& extents,
+                                    bool linear, bool check) {
+  const std::int64_t head = rows / 16 * kScatterHeadSixteenths;
+  const std::int64_t tail = rows - head;
+  const std::int64_t half = numel / 2;  // the head thread's half of the second phase: [0, half)
+  const bool in_place_check = check && source == nullptr;
+  const bool via_copy = in_place_check && numel * static_cast<std::int64_t>(sizeof(T)) * 4 <=
+                                              rows * g.k * static_cast<std::int64_t>(sizeof(Index));
+  if (in_place_check && !via_copy) {
+    const std::int64_t bad = scatter_first_bad_row_host(g, indices, rows);
+    if (bad < rows) return bad;
+  }
+  Storage copy;
+  T* target = out;
+  const T* from = source;
+  if (via_copy) {
+    copy = Storage::allocate(static_cast<std::size_t>(numel) * sizeof(T), Device::cpu());
+    target = static_cast<T*>(copy.data());
+    from = out;
+  }
+  // Through Storage: the lists come from the host block cache, already mapped.
+  const Storage storage =
+      Storage::allocate(static_cast<std::size_t>(tail) * sizeof(ScatterPair<T>), Device::cpu());
+  auto* const pairs = static_cast<ScatterPair<T>*>(storage.data());
+  std::int64_t lower_end = 0;       // the lower half's list: pairs[0, lower_end), in order
+  std::int64_t upper_begin = tail;  // the upper half's: pairs[upper_begin, tail), reversed
+  std::int64_t bad_head = rows;
+  std::int64_t bad_tail = rows;
+  // body(at, update) for rows [begin, end) that name an element; the first that does not goes
+  // to `bad` (and ends the loop with `check`: the scatter is abandoned).
+  auto for_rows = [&](std::int64_t begin, std::int64_t end, std::int64_t& bad, bool prefetch,
+                      auto&& body) {
+    const ScatterGeometry geo = g;  // a local copy: the stores below cannot alias it
+    auto run = [&](auto update) {
+      for (std::int64_t i = begin; i < end; ++i) {
+        if (prefetch && i + kScatterPrefetchRows < end) {
+          const std::int64_t ahead = geo.slice_of(indices + (i + kScatterPrefetchRows) * geo.k);
+          if (ahead >= 0) scatter_prefetch_for_write(target + ahead);
+        }
+        const std::int64_t at = geo.slice_of(indices + i * geo.k);
+        if (at < 0) {
+          if (bad == rows) bad = i;
+          if (check) return;
+          continue;
+        }
+        body(at, update(i));
+      }
+    };
+    if (linear) {
+      run([&updates](std::int64_t i) { return static_cast<T>(updates.linear(i)); });
+    } else {
+      run([&](std::int64_t i) { return scatter_update_at<T>(updates, extents, false, i); });
+    }
+  };
+  host_parallel_for(2, [&](std::int64_t part) {
+    if (part == 0) {
+      if (from != nullptr) std::copy(from, from + numel, target);
+      for_rows(0, head, bad_head, true,
+               [target](std::int64_t at, T u) { target[at] = Op::apply(target[at], u); });
+      return;
+    }
+    std::int64_t lower = 0;
+    std::int64_t upper = tail;
+    for_rows(head, rows, bad_tail, false, [&lower, &upper, half, pairs](std::int64_t at, T u) {
+      // Arithmetic, not a branch (compilers turn `? :` into one): the half is a coin toss.
+      const std::int64_t up = at >= half ? 1 : 0;
+      pairs[lower + ((upper - 1 - lower) & -up)] = {static_cast<std::uint32_t>(at), u};
+      lower += 1 - up;
+      upper -= up;
+    });
+    lower_end = lower;
+    upper_begin = upper;
+  });
+  const std::int64_t lowest_bad = bad_head < rows ? bad_head : bad_tail;  // head rows come first
+  if (check && lowest_bad < rows) return lowest_bad;  // `target` is a copy, or dropped
+  // pairs[p] for p = begin, begin + step, ... (`count` of them), prefetching ahead.
+  auto apply_list = [target, pairs](std::int64_t begin, std::int64_t count, std::int64_t step) {
+    for (std::int64_t n = 0; n < count; ++n) {
+      const std::int64_t p = begin + n * step;
+      if (n + kScatterPrefetchRows < count) {
+        scatter_prefetch_for_write(target + pairs[p + kScatterPrefetchRows * step].offset);
+      }
+      T& x = target[pairs[p].offset];
+      x = Op::apply(x, pairs[p].value);
+    }
+  };
+  host_parallel_for(2, [&](std::int64_t part) {
+    if (part == 0) {
+      apply_list(0, lower_end, 1);
+      if (via_copy) std::copy(target, target + half, out);
+    } else {
+      apply_list(tail - 1, tail - upper_begin, -1);
+      if (via_copy) std::copy(target + half, target + numel, out + half);
+    }
+  });
+  return lowest_bad;
+}
+
 /// Applies `Op` for every index row to `out` (contiguous, `numel` elements), reading update
 /// element p (row-major over the updates' shape `extents`) as T(updates.linear(p)) when
 /// `linear`, else through `updates.at`. When `source` is given, each thread first copies its
@@ -150,7 +287,11 @@ std::int64_t scatter_host(T* out, const T* source, std::int64_t numel, const Sca
                           const Index* indices, std::int64_t rows, const K& updates,
                           const Extents& extents, bool linear, bool check, int threads) {
   const std::int64_t S = g.slice_size;
-  if (S == 1 && threads > 1 && rows >= kScatterBucketedRows &&
+  if (S == 1 && threads == 2 && rows >= kScatterBucketedRows && numel <= std::int64_t{UINT32_MAX}) {
+    return scatter_host_head_tail<Op>(out, source, numel, g, indices, rows, updates, extents,
+                                      linear, check);
+  }
+  if (S == 1 && threads > 2 && rows >= kScatterBucketedRows &&
       numel > (std::int64_t{1} << kScatterBucketBits)) {
     return scatter_host_bucketed<Op>(out, source, numel, g, indices, rows, updates, extents, linear,
                                      check);
