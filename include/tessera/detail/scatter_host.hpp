@@ -35,7 +35,7 @@ inline constexpr int kScatterBucketBits = 15;
 /// Of every 16 index rows, how many the head thread of the two-thread element schedule applies
 /// directly (the rest are filed by the other thread, then applied by both): it balances a
 /// read-modify-write against filing a row (about 1.2 : 1 as measured) over the two phases.
-inline constexpr std::int64_t kScatterHeadSixteenths = 7;
+inline constexpr std::int64_t kScatterHeadSixteenths = 6;
 /// How many rows ahead the head thread of the two-thread element schedule prefetches.
 inline constexpr std::int64_t kScatterPrefetchRows = 16;
 /// Element updates from which the bucketed and head/tail schedules pay for their extra pass.
@@ -160,11 +160,11 @@ std::int64_t scatter_host_bucketed(T* out, const T* source, std::int64_t numel,
 ///
 /// Why it is fast: the sequential loop's cost is its read-modify-writes, which land anywhere in
 /// the output (L3 for 4 MiB), and filing an update (reading its index and value, appending
-/// both to a list) costs less than one. So while the head thread applies the first 7/16 of the
-/// rows directly, in order, the tail thread files the other 9/16 into two lists, one per output
+/// both to a list) costs less than one. So while the head thread applies the first 6/16 of the
+/// rows directly, in order, the tail thread files the other 10/16 into two lists, one per output
 /// half, in about the same time; then each thread applies one half's list, in order, after the
-/// head (every output element still sees its updates in index order). Per 16 rows that is 7 +
-/// 9/2 read-modify-writes on the critical path instead of 16, with no atomics, no sorting and
+/// head (every output element still sees its updates in index order). Per 16 rows that is 6 +
+/// 10/2 read-modify-writes on the critical path instead of 16, with no atomics, no sorting and
 /// two parallel regions. The filing loop keeps both list ends in registers (the lower list grows
 /// from the front of one buffer, the upper one from the back) and picks one without a branch,
 /// so nothing in it waits on memory but the row itself; the read-modify-writes prefetch their
