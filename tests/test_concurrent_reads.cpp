@@ -29,12 +29,13 @@ struct Inputs {
   Tensor<float> values = Tensor<float>(Tensor<float>::arange(0, 800, 1) * 5.0f).reshape({4, 200});
   Tensor<std::int64_t> sorter = Tensor<std::int64_t>::arange(0, 1000, 1);
   Tensor<float> boundaries = ts::tensor<float>({10, 100, 1000, 3000});
-  Tensor<float> mask =
-      Tensor<float>(ts::cast<float>(Tensor<float>::arange(0, 5000, 1) > 2500.0f)).reshape({50, 100});
+  Tensor<float> mask = Tensor<float>(ts::cast<float>(Tensor<float>::arange(0, 5000, 1) > 2500.0f))
+                           .reshape({50, 100});
   Tensor<float> tensor = Tensor<float>::zeros({64, 8});
   // Rows 7i mod 64: every row of the tensor is hit several times (duplicates accumulate).
   Tensor<std::int64_t> indices =
-      Tensor<std::int64_t>(Tensor<std::int64_t>::arange(0, 256, 1) * std::int64_t{7}).reshape({256, 1});
+      Tensor<std::int64_t>(Tensor<std::int64_t>::arange(0, 256, 1) * std::int64_t{7})
+          .reshape({256, 1});
   Tensor<float> updates = Tensor<float>::ones({256, 8});
   Tensor<std::int64_t> limits = Tensor<std::int64_t>::arange(0, 300, 1);
   Tensor<float> ragged_values = Tensor<float>::ones({6});
@@ -46,7 +47,8 @@ Results compute(const Inputs& in) {
   r.search = in.seq.searchsorted(in.values).to_vector();
   ts::SearchSortedOptions with_sorter;
   with_sorter.sorter = in.sorter;
-  r.search_sorter = in.seq.select(0, 2).searchsorted(in.values.select(0, 1), with_sorter).to_vector();
+  r.search_sorter =
+      in.seq.select(0, 2).searchsorted(in.values.select(0, 1), with_sorter).to_vector();
   r.bucket = in.values.bucketize(in.boundaries, true).to_vector();
   r.nonzero = in.mask.nonzero().to_vector();
   r.nonzero_static = in.mask.nonzero_static(100).to_vector();
@@ -54,13 +56,15 @@ Results compute(const Inputs& in) {
   const auto idx = ts::eval(in.indices - (in.indices / 64) * 64);
   r.scatter = in.tensor.tensor_scatter_nd_add(idx, in.updates).to_vector();
   auto own = in.tensor.clone();
-  own.scatter_nd_sub_(idx, in.updates, {.out_of_bounds = ts::OutOfBounds::Error, .deterministic = true});
+  own.scatter_nd_sub_(idx, in.updates,
+                      {.out_of_bounds = ts::OutOfBounds::Error, .deterministic = true});
   r.scatter_in_place = own.to_vector();
   const auto ragged = ts::ragged::range<std::int64_t>(in.limits);
   r.ragged_values = ragged.values().to_vector();
   r.ragged_splits = ragged.row_splits().to_vector();
-  r.from_rowids =
-      ts::RaggedTensor<float>::from_value_rowids(in.ragged_values, in.rowids).row_splits().to_vector();
+  r.from_rowids = ts::RaggedTensor<float>::from_value_rowids(in.ragged_values, in.rowids)
+                      .row_splits()
+                      .to_vector();
   return r;
 }
 
@@ -78,7 +82,8 @@ TEST(ConcurrentReads, SameConstTensorsFromEightThreadsGiveIdenticalResults) {
     });
   }
   for (auto& th : threads) th.join();
-  for (std::size_t i = 0; i < got.size(); ++i) EXPECT_TRUE(got[i] == alone) << "thread result " << i;
+  for (std::size_t i = 0; i < got.size(); ++i)
+    EXPECT_TRUE(got[i] == alone) << "thread result " << i;
   // Nothing wrote into the shared inputs.
   EXPECT_TRUE(compute(inputs) == alone);
   EXPECT_EQ(inputs.tensor.to_vector(), std::vector<float>(64 * 8, 0.0f));

@@ -112,8 +112,8 @@ TEST(SizeLimits, FromValueRowidsWithHugeNrowsRaisesTesseraError) {
 
 TEST(SizeLimits, FromValueRowidsWhoseLastIdIsInt64MaxRaisesValueError) {
   // nrows = value_rowids[-1] + 1 would overflow int64.
-  const auto values = ts::tensor<float>({1});
-  const auto ids = ts::tensor<std::int64_t>({std::numeric_limits<std::int64_t>::max()});
+  const auto values = Tensor<float>::ones({1});
+  const auto ids = Tensor<std::int64_t>::full({1}, std::numeric_limits<std::int64_t>::max());
   EXPECT_THROW((void)ts::RaggedTensor<float>::from_value_rowids(values, ids), ts::ValueError);
 }
 

@@ -90,14 +90,22 @@ void run(Input& in) {
 template <class Index>
 void dispatch(Input& in) {
   switch (in.pick(0, 7)) {
-    case 0: return run<Index, float, float>(in);
-    case 1: return run<Index, double, double>(in);
-    case 2: return run<Index, std::int64_t, std::int64_t>(in);
-    case 3: return run<Index, std::int32_t, std::int32_t>(in);
-    case 4: return run<Index, std::int8_t, std::int8_t>(in);
-    case 5: return run<Index, std::uint8_t, std::uint8_t>(in);
-    case 6: return run<Index, float, std::int64_t>(in);
-    default: return run<Index, std::int16_t, double>(in);
+    case 0:
+      return run<Index, float, float>(in);
+    case 1:
+      return run<Index, double, double>(in);
+    case 2:
+      return run<Index, std::int64_t, std::int64_t>(in);
+    case 3:
+      return run<Index, std::int32_t, std::int32_t>(in);
+    case 4:
+      return run<Index, std::int8_t, std::int8_t>(in);
+    case 5:
+      return run<Index, std::uint8_t, std::uint8_t>(in);
+    case 6:
+      return run<Index, float, std::int64_t>(in);
+    default:
+      return run<Index, std::int16_t, double>(in);
   }
 }
 

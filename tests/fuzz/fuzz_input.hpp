@@ -150,7 +150,7 @@ ts::Tensor<T> make_tensor(Input& in, const ts::Shape& shape, const std::vector<T
 template <class T>
 std::vector<T> values(Input& in, std::int64_t n) {
   std::vector<T> v(static_cast<std::size_t>(n));
-  for (auto& x : v) x = in.value<T>();
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = in.value<T>();  // vector<bool>: no T&
   return v;
 }
 

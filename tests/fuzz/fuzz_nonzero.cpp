@@ -38,8 +38,8 @@ void run(Input& in) {
   const auto x_bytes = storage_bytes(x);
   const auto expected = reference_rows(v, shape, [](T e) { return e != T(0); });
   // A 0-d input counts as one element; its rows have no columns.
-  const std::int64_t z = ndim == 0 ? (v[0] != T(0) ? 1 : 0)
-                                   : static_cast<std::int64_t>(expected.size()) / ndim;
+  const std::int64_t z =
+      ndim == 0 ? (v[0] != T(0) ? 1 : 0) : static_cast<std::int64_t>(expected.size()) / ndim;
 
   switch (in.pick(0, 5)) {
     case 0: {
@@ -120,14 +120,30 @@ void run(Input& in) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   Input in(data, size);
   switch (in.pick(0, 7)) {
-    case 0: run<bool>(in); break;
-    case 1: run<std::uint8_t>(in); break;
-    case 2: run<std::int8_t>(in); break;
-    case 3: run<std::int16_t>(in); break;
-    case 4: run<std::int32_t>(in); break;
-    case 5: run<std::int64_t>(in); break;
-    case 6: run<float>(in); break;
-    default: run<double>(in); break;
+    case 0:
+      run<bool>(in);
+      break;
+    case 1:
+      run<std::uint8_t>(in);
+      break;
+    case 2:
+      run<std::int8_t>(in);
+      break;
+    case 3:
+      run<std::int16_t>(in);
+      break;
+    case 4:
+      run<std::int32_t>(in);
+      break;
+    case 5:
+      run<std::int64_t>(in);
+      break;
+    case 6:
+      run<float>(in);
+      break;
+    default:
+      run<double>(in);
+      break;
   }
   return 0;
 }

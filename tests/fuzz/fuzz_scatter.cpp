@@ -73,30 +73,50 @@ Tensor<T> call(Op op, bool in_place, bool free_function, Tensor<T>& t, const Ten
   } else {
     if (in_place) {
       switch (op) {
-        case Op::Sub: t.scatter_nd_sub_(i, u, o); break;
-        case Op::Add: t.scatter_nd_add_(i, u, o); break;
-        case Op::Update: t.scatter_nd_update_(i, u, o); break;
-        case Op::Min: t.scatter_nd_min_(i, u, o); break;
-        case Op::Max: t.scatter_nd_max_(i, u, o); break;
+        case Op::Sub:
+          t.scatter_nd_sub_(i, u, o);
+          break;
+        case Op::Add:
+          t.scatter_nd_add_(i, u, o);
+          break;
+        case Op::Update:
+          t.scatter_nd_update_(i, u, o);
+          break;
+        case Op::Min:
+          t.scatter_nd_min_(i, u, o);
+          break;
+        case Op::Max:
+          t.scatter_nd_max_(i, u, o);
+          break;
       }
       return t;
     }
     if (free_function) {
       switch (op) {
-        case Op::Sub: return ts::tensor_scatter_nd_sub(t, i, u, o);
-        case Op::Add: return ts::tensor_scatter_nd_add(t, i, u, o);
-        case Op::Update: return ts::tensor_scatter_nd_update(t, i, u, o);
-        case Op::Min: return ts::tensor_scatter_nd_min(t, i, u, o);
-        case Op::Max: break;
+        case Op::Sub:
+          return ts::tensor_scatter_nd_sub(t, i, u, o);
+        case Op::Add:
+          return ts::tensor_scatter_nd_add(t, i, u, o);
+        case Op::Update:
+          return ts::tensor_scatter_nd_update(t, i, u, o);
+        case Op::Min:
+          return ts::tensor_scatter_nd_min(t, i, u, o);
+        case Op::Max:
+          break;
       }
       return ts::tensor_scatter_nd_max(t, i, u, o);
     }
     switch (op) {
-      case Op::Sub: return t.tensor_scatter_nd_sub(i, u, o);
-      case Op::Add: return t.tensor_scatter_nd_add(i, u, o);
-      case Op::Update: return t.tensor_scatter_nd_update(i, u, o);
-      case Op::Min: return t.tensor_scatter_nd_min(i, u, o);
-      case Op::Max: break;
+      case Op::Sub:
+        return t.tensor_scatter_nd_sub(i, u, o);
+      case Op::Add:
+        return t.tensor_scatter_nd_add(i, u, o);
+      case Op::Update:
+        return t.tensor_scatter_nd_update(i, u, o);
+      case Op::Min:
+        return t.tensor_scatter_nd_min(i, u, o);
+      case Op::Max:
+        break;
     }
     return t.tensor_scatter_nd_max(i, u, o);
   }
@@ -107,8 +127,9 @@ void run(Input& in) {
   const Op op = std::is_same_v<T, bool> ? Op::Update : static_cast<Op>(in.pick(0, 4));
   const Shape shape = in.shape(0, 3, 5);
   const auto rank = static_cast<std::int64_t>(shape.size());
-  const std::int64_t k = in.pick(0, 7) != 0 ? in.pick(1, static_cast<int>(std::max<std::int64_t>(rank, 1)))
-                                            : in.pick(0, 4);
+  const std::int64_t k = in.pick(0, 7) != 0
+                             ? in.pick(1, static_cast<int>(std::max<std::int64_t>(rank, 1)))
+                             : in.pick(0, 4);
   Shape indices_shape;
   if (in.pick(0, 15) == 0) {
     indices_shape = Shape{};  // 0-d
@@ -184,8 +205,8 @@ void run(Input& in) {
         continue;
       }
       for (std::int64_t j = 0; j < slice; ++j) {
-        auto& x = want[static_cast<std::size_t>(at * slice + j)];
-        x = combine<T>(op, x, update_values[static_cast<std::size_t>(r * slice + j)]);
+        const auto w = static_cast<std::size_t>(at * slice + j);
+        want[w] = combine<T>(op, want[w], update_values[static_cast<std::size_t>(r * slice + j)]);
       }
     }
   }
@@ -226,14 +247,30 @@ void with_index(Input& in) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   Input in(data, size);
   switch (in.pick(0, 7)) {
-    case 0: with_index<float>(in); break;
-    case 1: with_index<double>(in); break;
-    case 2: with_index<std::int32_t>(in); break;
-    case 3: with_index<std::int64_t>(in); break;
-    case 4: with_index<std::int8_t>(in); break;
-    case 5: with_index<std::uint8_t>(in); break;
-    case 6: with_index<std::int16_t>(in); break;
-    default: with_index<bool>(in); break;
+    case 0:
+      with_index<float>(in);
+      break;
+    case 1:
+      with_index<double>(in);
+      break;
+    case 2:
+      with_index<std::int32_t>(in);
+      break;
+    case 3:
+      with_index<std::int64_t>(in);
+      break;
+    case 4:
+      with_index<std::int8_t>(in);
+      break;
+    case 5:
+      with_index<std::uint8_t>(in);
+      break;
+    case 6:
+      with_index<std::int16_t>(in);
+      break;
+    default:
+      with_index<bool>(in);
+      break;
   }
   return 0;
 }

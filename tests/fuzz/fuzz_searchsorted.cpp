@@ -122,8 +122,8 @@ void run(Input& in) {
 
   const auto seq_bytes = storage_bytes(seq);
   const auto vals_bytes = storage_bytes(vals);
-  const auto sorter_bytes = options.sorter ? storage_bytes(*options.sorter)
-                                           : std::vector<unsigned char>{};
+  const auto sorter_bytes =
+      options.sorter ? storage_bytes(*options.sorter) : std::vector<unsigned char>{};
 
   Tensor<Index> result;
   const int form = in.pick(0, 2);
@@ -164,8 +164,8 @@ void run(Input& in) {
   for (std::int64_t k = 0; k < values_shape.numel(); ++k) {
     const std::int64_t r = seq_shape.size() == 1 ? 0 : k / per_row;
     for (std::int64_t i = 0; i < length; ++i) {
-      const std::int64_t at = options.sorter ? sorter_values[static_cast<std::size_t>(r * length + i)]
-                                             : i;
+      const std::int64_t at =
+          options.sorter ? sorter_values[static_cast<std::size_t>(r * length + i)] : i;
       row[static_cast<std::size_t>(i)] =
           static_cast<C>(seq_values[static_cast<std::size_t>(r * length + at)]);
     }
@@ -181,16 +181,26 @@ void run(Input& in) {
 template <class Index>
 void dispatch(Input& in) {
   switch (in.pick(0, 9)) {
-    case 0: return run<Index, float, float>(in);
-    case 1: return run<Index, double, double>(in);
-    case 2: return run<Index, std::int64_t, std::int64_t>(in);
-    case 3: return run<Index, std::int32_t, std::int32_t>(in);
-    case 4: return run<Index, std::int16_t, std::int16_t>(in);
-    case 5: return run<Index, std::int8_t, std::int8_t>(in);
-    case 6: return run<Index, std::uint8_t, std::uint8_t>(in);
-    case 7: return run<Index, std::int64_t, float>(in);
-    case 8: return run<Index, std::uint8_t, std::int8_t>(in);
-    default: return run<Index, float, double>(in);
+    case 0:
+      return run<Index, float, float>(in);
+    case 1:
+      return run<Index, double, double>(in);
+    case 2:
+      return run<Index, std::int64_t, std::int64_t>(in);
+    case 3:
+      return run<Index, std::int32_t, std::int32_t>(in);
+    case 4:
+      return run<Index, std::int16_t, std::int16_t>(in);
+    case 5:
+      return run<Index, std::int8_t, std::int8_t>(in);
+    case 6:
+      return run<Index, std::uint8_t, std::uint8_t>(in);
+    case 7:
+      return run<Index, std::int64_t, float>(in);
+    case 8:
+      return run<Index, std::uint8_t, std::int8_t>(in);
+    default:
+      return run<Index, float, double>(in);
   }
 }
 
