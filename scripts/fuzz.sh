@@ -87,7 +87,7 @@ for t in "${TARGETS[@]}"; do
   log=$BUILD/logs/$t.log
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)
   secs=$(grep -o 'Done [0-9]* runs in [0-9]* second' "$log" | awk '{print $5}' || true)
-  [[ -n $runs ]] || runs=$(grep -o '#[0-9]*' "$log" | tail -1 | tr -d '#')
+  [[ -n $runs ]] || runs=$(grep -o '#[0-9]*' "$log" | tail -1 | tr -d '#' || true)
   [[ -n $secs && $secs != 0 ]] || secs=${SECONDS_EACH}
   corpus=$(find "$BUILD/corpus/$t" -type f | wc -l)
   if ((RC[$t] == 0)); then result=ok; else result="FAILED (rc ${RC[$t]}, see $log)"; status=1; fi
