@@ -52,4 +52,20 @@ TEST(AllocationLimits, FromValueRowidsWhoseLastIdIsInt64MaxRaisesValueError) {
   EXPECT_THROW((void)ts::RaggedTensor<float>::from_value_rowids(values, ids), ts::ValueError);
 }
 
+TEST(AllocationLimits, FromValueRowidsWhoseSplitsOverflowInt64BytesNamesTheOp) {
+  // Found by fuzz_ragged: valid row ids whose last entry is 2523081471497871365 ask for that
+  // many + 2 row splits; the byte count overflows int64, and the error came from
+  // Tensor::empty ("empty: shape ... needs more bytes than fit in int64"), not naming the op.
+  const auto values = Tensor<float>::ones({1});
+  const auto ids = Tensor<std::int64_t>::full({1}, 2523081471497871365);
+  try {
+    (void)ts::RaggedTensor<float>::from_value_rowids(values, ids);
+    ADD_FAILURE() << "no ValueError";
+  } catch (const ts::ValueError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("RaggedTensor::from_value_rowids:"), std::string::npos) << what;
+    EXPECT_NE(what.find("2523081471497871366"), std::string::npos) << what;
+  }
+}
+
 }  // namespace

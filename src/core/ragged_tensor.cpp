@@ -86,9 +86,11 @@ RaggedTensor<T, S> RaggedTensor<T, S>::from_value_rowids(const Tensor<T>& values
                                 k, "] = ", id);
     }
   }
-  if (nrows == std::numeric_limits<std::int64_t>::max()) {
-    detail::raise<ValueError>(op, "nrows = ", nrows, " leaves no room for its ", nrows,
-                              " + 1 row splits");
+  // nrows is the caller's number: nrows + 1 splits whose byte count overflows int64 are refused
+  // here, in this op's name, and a merely impossible request raises the allocator's Error.
+  if (nrows >= std::numeric_limits<std::int64_t>::max() / static_cast<std::int64_t>(sizeof(S))) {
+    detail::raise<ValueError>(op, "nrows = ", nrows, " needs ", nrows, " + 1 row splits of ",
+                              sizeof(S), " bytes, more than fit in int64 bytes");
   }
   // splits[i] = number of values in rows before i. A tessera tensor, not a std::vector: nrows
   // is the caller's number, and a request beyond memory must raise tessera::Error.

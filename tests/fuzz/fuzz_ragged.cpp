@@ -248,7 +248,8 @@ void run_factory(Input& in) {
     // Valid with many rows: only the allocator would be tested, slowly; with very many, the
     // splits cannot be allocated and the call must fail as a tessera::Error.
     if (valid && nrows > kMaxTotal && nrows < kUnallocatable) return;
-    if (valid && nrows >= kUnallocatable) expected |= kAnyError;
+    // Error from the allocator, or ValueError (naming the op) when the bytes overflow int64.
+    if (valid && nrows >= kUnallocatable) expected |= kAnyError | kValue;
     if (valid && nrows <= kMaxTotal) {
       for (std::int64_t i = 0; i <= nrows; ++i) {
         std::int64_t before_i = 0;
