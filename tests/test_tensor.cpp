@@ -43,6 +43,17 @@ T nth(int i) {
   return std::is_same_v<T, bool> ? static_cast<T>(i % 2) : static_cast<T>(i);
 }
 
+// Found by the clang sanitize tree: clang 14 resolved `tensor<T>({x})` to the scalar overload
+// (shape ()), g++ to the nested list (shape (1)). DESIGN.md means the list.
+TEST(TensorFactories, OneElementBracesAreOneDimensionalOnEveryCompiler) {
+  EXPECT_EQ(ts::tensor<float>({1.5f}).shape(), ts::Shape{1});
+  EXPECT_EQ(ts::tensor<std::int64_t>({7}, ts::Device::cpu()).to_vector(),
+            std::vector<std::int64_t>{7});
+  EXPECT_EQ(ts::tensor<double>(5.0).shape(), ts::Shape{});
+  EXPECT_EQ(ts::tensor<float>(3).item(), 3.0f);  // an int value converts, still 0-d
+  EXPECT_EQ(ts::tensor<float>(3).dim(), 0);
+}
+
 TYPED_TEST(TensorConstruction, NestedListsOfEveryRankGiveRowMajorValues) {
   using T = typename TypeParam::value_type;
   const auto dev = this->device();

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "tessera/core/device.hpp"
@@ -257,10 +258,13 @@ class NestedList {
 template <class T>
 Tensor<T> tensor(std::initializer_list<NestedList<T>> values, Device device = Device::cpu());
 
-/// A 0-d tensor: `tensor<double>(5.0)`.
-template <class T>
-Tensor<T> tensor(T value, Device device = Device::cpu()) {
-  return Tensor<T>::scalar(value, device);
+/// A 0-d tensor: `tensor<double>(5.0)`. The value's type is a deduced template parameter so
+/// that a braced list can never match this overload: `tensor<float>({1})` is the 1-d tensor of
+/// shape (1) on every compiler (with a plain `T value`, clang 14 took `{1}` as the scalar).
+template <class T, class V>
+requires std::is_arithmetic_v<V> && std::is_convertible_v<V, T> Tensor<T> tensor(
+    V value, Device device = Device::cpu()) {
+  return Tensor<T>::scalar(static_cast<T>(value), device);
 }
 
 }  // namespace tessera

@@ -86,14 +86,22 @@ RaggedTensor<T, S> RaggedTensor<T, S>::from_value_rowids(const Tensor<T>& values
                                 k, "] = ", id);
     }
   }
-  // splits[i] = number of values in rows before i.
-  std::vector<S> splits(static_cast<std::size_t>(nrows) + 1, 0);
+  // nrows is the caller's number: nrows + 1 splits whose byte count overflows int64 are refused
+  // here, in this op's name, and a merely impossible request raises the allocator's Error.
+  if (nrows >= std::numeric_limits<std::int64_t>::max() / static_cast<std::int64_t>(sizeof(S))) {
+    detail::raise<ValueError>(op, "nrows = ", nrows, " needs ", nrows, " + 1 row splits of ",
+                              sizeof(S), " bytes, more than fit in int64 bytes");
+  }
+  // splits[i] = number of values in rows before i. A tessera tensor, not a std::vector: nrows
+  // is the caller's number, and a request beyond memory must raise tessera::Error.
+  Tensor<S> splits = Tensor<S>::empty({nrows + 1});
+  S* const out = splits.data();
   std::int64_t k = 0;
   for (std::int64_t i = 0; i <= nrows; ++i) {
     while (k < n && ids[k] < i) ++k;
-    splits[i] = static_cast<S>(k);
+    out[i] = static_cast<S>(k);
   }
-  return RaggedTensor(values, Tensor<S>::from_vector(splits, values.device()));
+  return RaggedTensor(values, values.device().is_cpu() ? splits : splits.to(values.device()));
 }
 
 template <class T, class S>
@@ -101,7 +109,12 @@ RaggedTensor<T, S> RaggedTensor<T, S>::from_value_rowids(const Tensor<T>& values
                                                          const Tensor<S>& value_rowids) {
   std::int64_t nrows = 0;
   if (value_rowids.dim() == 1 && value_rowids.numel() > 0) {
-    nrows = static_cast<std::int64_t>(value_rowids.at({-1})) + 1;
+    const auto last = static_cast<std::int64_t>(value_rowids.at({-1}));
+    if (last == std::numeric_limits<std::int64_t>::max()) {
+      detail::raise<ValueError>("RaggedTensor::from_value_rowids", "value_rowids[-1] = ", last,
+                                " leaves no room for nrows = value_rowids[-1] + 1");
+    }
+    nrows = last + 1;
   }
   return from_value_rowids(values, value_rowids, nrows);
 }

@@ -1,0 +1,71 @@
+// Requests beyond memory raise tessera::Error (never std::bad_alloc, never an abort), and sizes
+// that do not fit int64 are refused before the allocator is asked.
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "tessera/tessera.hpp"
+
+// Under AddressSanitizer an impossible request aborts the process unless the allocator may
+// return null; tessera then reports it as its own Error, which is what these tests check.
+extern "C" const char* __asan_default_options() { return "allocator_may_return_null=1"; }
+
+namespace {
+
+namespace ts = tessera;
+using ts::Tensor;
+
+TEST(AllocationLimits, AllocationBeyondMemoryRaisesTesseraError) {
+  // 2^42 floats = 16 TiB: no machine here has it; the request must fail as a tessera::Error.
+  try {
+    (void)Tensor<float>::empty({std::int64_t{1} << 42});
+    ADD_FAILURE() << "16 TiB were allocated";
+  } catch (const ts::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("out of host memory"), std::string::npos) << e.what();
+  }
+  // Shapes whose byte count does not fit int64 never reach the allocator.
+  EXPECT_THROW((void)Tensor<double>::empty({std::int64_t{1} << 61, 8}), ts::ValueError);
+  EXPECT_THROW((void)Tensor<double>::empty({std::int64_t{1} << 32, std::int64_t{1} << 32}),
+               ts::ValueError);
+}
+
+TEST(AllocationLimits, RaggedRangeBeyondMemoryRaisesTesseraError) {
+  // 2^45 int64 values (256 TiB) with int64 splits: valid arguments, impossible memory.
+  EXPECT_THROW((void)ts::ragged::range<std::int64_t>(std::int64_t{1} << 45), ts::Error);
+}
+
+TEST(AllocationLimits, FromValueRowidsWithHugeNrowsRaisesTesseraError) {
+  // 2^52 empty rows need 32 PiB of row splits: a tessera::Error, not std::bad_alloc.
+  const auto values = Tensor<float>::empty({0});
+  const auto ids = Tensor<std::int64_t>::empty({0});
+  EXPECT_THROW((void)ts::RaggedTensor<float>::from_value_rowids(values, ids, std::int64_t{1} << 52),
+               ts::Error);
+}
+
+TEST(AllocationLimits, FromValueRowidsWhoseLastIdIsInt64MaxRaisesValueError) {
+  // nrows = value_rowids[-1] + 1 would overflow int64.
+  const auto values = Tensor<float>::ones({1});
+  const auto ids = Tensor<std::int64_t>::full({1}, std::numeric_limits<std::int64_t>::max());
+  EXPECT_THROW((void)ts::RaggedTensor<float>::from_value_rowids(values, ids), ts::ValueError);
+}
+
+TEST(AllocationLimits, FromValueRowidsWhoseSplitsOverflowInt64BytesNamesTheOp) {
+  // Found by fuzz_ragged: valid row ids whose last entry is 2523081471497871365 ask for that
+  // many + 2 row splits; the byte count overflows int64, and the error came from
+  // Tensor::empty ("empty: shape ... needs more bytes than fit in int64"), not naming the op.
+  const auto values = Tensor<float>::ones({1});
+  const auto ids = Tensor<std::int64_t>::full({1}, 2523081471497871365);
+  try {
+    (void)ts::RaggedTensor<float>::from_value_rowids(values, ids);
+    ADD_FAILURE() << "no ValueError";
+  } catch (const ts::ValueError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("RaggedTensor::from_value_rowids:"), std::string::npos) << what;
+    EXPECT_NE(what.find("2523081471497871366"), std::string::npos) << what;
+  }
+}
+
+}  // namespace
