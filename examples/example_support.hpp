@@ -48,7 +48,7 @@ inline std::optional<tessera::Device> parse_device(int argc, char** argv) {
 /// Waits for the work queued on `device` (nothing to wait for on the CPU), so a timing that
 /// ends here covers the GPU's work, not just its launch.
 inline void wait_for(tessera::Device device) {
-  if (device.is_cuda()) tessera::detail::cuda::synchronize(device.index());
+  tessera::synchronize(device);
 }
 
 /// Prints "time <label> <ms> ms" when stopped. Callers wait_for() the device first.

@@ -18,7 +18,7 @@ comment on the line before the fence:
 
     <!-- snippet-file:examples/expected/nonzero.txt -->
     ```text
-    ...must equal the file...
+    ...must equal the file (less any snippet marker lines)...
     ```
 
 Rules: a fence tagged cpp, c++, cxx, cu, cuda or cmake must carry a snippet marker; a fence
@@ -128,7 +128,9 @@ def check_markdown(path, snippets, used, errors, update):
             file_path = os.path.join(ROOT, marker[2])
             if os.path.isfile(file_path):
                 with open(file_path, encoding="utf-8") as f:
-                    want = f.read().rstrip("\n").split("\n")
+                    # The file without its own snippet markers (they are for other pages).
+                    want = [l for l in f.read().rstrip("\n").split("\n")
+                            if not BEGIN.match(l) and not END.match(l)]
             else:
                 errors.append(f"{rel}:{i + 1}: snippet-file '{marker[2]}' does not exist")
         elif marker:
