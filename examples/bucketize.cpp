@@ -23,7 +23,7 @@ int main(int argc, char** argv) try {
   auto b32 = v.bucketize<int32_t>(boundaries, true);  // int32 results
   auto e = (v * 2 - 5).bucketize(boundaries);         // an expression as input
   auto f = ts::bucketize(v, boundaries);              // free-function spelling
-  ts::Tensor<int64_t> out;
+  auto out = ts::Tensor<int64_t>::empty({0}, dev);    // resized to v's shape
   v.bucketize_out(boundaries, out, /*right=*/false);
   // [end-snippet]
   example::wait_for(dev);

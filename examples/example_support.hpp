@@ -47,9 +47,7 @@ inline std::optional<tessera::Device> parse_device(int argc, char** argv) {
 
 /// Waits for the work queued on `device` (nothing to wait for on the CPU), so a timing that
 /// ends here covers the GPU's work, not just its launch.
-inline void wait_for(tessera::Device device) {
-  tessera::synchronize(device);
-}
+inline void wait_for(tessera::Device device) { tessera::synchronize(device); }
 
 /// Prints "time <label> <ms> ms" when stopped. Callers wait_for() the device first.
 class Stopwatch {

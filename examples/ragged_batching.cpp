@@ -3,6 +3,7 @@
 // becomes a RaggedTensor without a copy; ragged::range gives every token its position; a
 // position-weighted score goes back into a vocabulary table and into per-sequence totals with
 // scatter-add, and the batch is padded for a dense consumer.
+#include <cmath>
 #include <cstdint>
 #include <iostream>
 #include <vector>
@@ -62,7 +63,7 @@ int main(int argc, char** argv) try {
 
   example::Stopwatch score;
   // Later positions count less: weight 1 / (position + 1), one fused pass over the values.
-  ts::RaggedTensor<float> weight = 1.0f / (ts::cast<float>(position) + 1.0f);
+  ts::RaggedTensor<float> weight = 1.0f / (position + 1);  // float: the scalar's kind wins
   auto frequency = ts::Tensor<float>::zeros({kVocabulary}, dev);
   frequency.scatter_nd_add_(batch.values().reshape({n_tokens, 1}), weight.values());
   auto per_sequence = ts::Tensor<float>::zeros({kSequences}, dev);
@@ -79,13 +80,14 @@ int main(int argc, char** argv) try {
   // [end-snippet]
 
   std::cout << "tokens " << n_tokens << " in " << batch.nrows() << " sequences\n";
+  // The first three sequences and their positions: views of the same values and splits.
+  const int64_t end = batch.row_splits().at({3});
+  const auto splits = batch.row_splits().slice(0, 0, 4);
   std::cout << "first sequences "
-            << ts::RaggedTensor<int64_t>::from_row_lengths(tokens.slice(0, 0, 12),
-                                                           ts::tensor<int64_t>({3, 4, 5}, dev))
-            << '\n';
-  std::cout << "positions "
-            << ts::RaggedTensor<int64_t>::from_row_splits(position.values().slice(0, 0, 12),
-                                                          ts::tensor<int64_t>({0, 3, 7, 12}, dev))
+            << ts::RaggedTensor<int64_t>::from_row_splits(batch.values().slice(0, 0, end), splits)
+            << "\npositions "
+            << ts::RaggedTensor<int64_t>::from_row_splits(position.values().slice(0, 0, end),
+                                                          splits)
             << '\n';
   std::cout << "padded " << padded.slice(0, 0, 2).slice(1, 0, 8) << '\n';
   std::cout << "kept " << kept.size(0) << " of " << n_tokens << " tokens\n";

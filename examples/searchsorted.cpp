@@ -33,8 +33,8 @@ int main(int argc, char** argv) try {
   auto raw = ts::tensor<float>({9, 1, 7, 3, 5}, dev);      // unsorted ...
   auto order = ts::tensor<int64_t>({1, 3, 4, 2, 0}, dev);  // ... and its argsort
   auto u = raw.searchsorted(v, {.sorter = order});         // indexes the sorted order
-  ts::Tensor<int64_t> out;
-  seq.searchsorted_out(v, out);  // out: resized to v's shape
+  auto out = ts::Tensor<int64_t>::empty({0}, dev);         // on the sequence's device
+  seq.searchsorted_out(v, out);                            // resized to v's shape
   // [end-snippet]
   example::wait_for(dev);
   clock.stop("searchsorted (all calls)");

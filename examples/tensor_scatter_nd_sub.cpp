@@ -35,7 +35,8 @@ int main(int argc, char** argv) try {
   t.scatter_nd_sub_(i, u);                 // in place, returns t
   auto f = ts::Tensor<float>::zeros({8}, dev);
   auto v = ts::tensor<float>({1, 2, 3, 4}, dev);
-  auto e = f.tensor_scatter_nd_update(i, v * 0.5f);  // expression updates, fused
+  auto j = ts::tensor<int64_t>({{4}, {3}, {1}, {0}}, dev);  // update: unique rows
+  auto e = f.tensor_scatter_nd_update(j, v * 0.5f);         // expression updates, fused
   auto far = ts::tensor<int64_t>({{1}, {99}, {2}, {-1}}, dev);
   auto g = f.tensor_scatter_nd_add(far, v, {.out_of_bounds = ts::OutOfBounds::Ignore});
   f.scatter_nd_max_(i, v, {.deterministic = true});  // same bits on every run
