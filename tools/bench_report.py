@@ -73,7 +73,7 @@ def machine_header(load_before, load_after, threads, args):
         f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', 'unset')}); libtorch peers use 2",
         f"- Load average (1, 5, 15 min): {', '.join(f'{x:.2f}' for x in load_before)} before, "
         f"{', '.join(f'{x:.2f}' for x in load_after)} after",
-        f"- Settings: `--benchmark_min_time={args.min_time}s "
+        f"- Settings: `--benchmark_min_time={args.min_time} "
         f"--benchmark_repetitions={args.repetitions}`, fastest repetition kept",
     ]
     if busy:
@@ -92,7 +92,7 @@ def run_binary(build, name, bench_filter, args, out_dir):
         print(f"bench_report: {exe} not built, skipped", file=sys.stderr)
         return None
     cmd = [exe, "--benchmark_format=json", f"--benchmark_out={path}",
-           "--benchmark_out_format=json", f"--benchmark_min_time={args.min_time}s",
+           "--benchmark_out_format=json", f"--benchmark_min_time={args.min_time}",
            f"--benchmark_repetitions={args.repetitions}"]
     if bench_filter:
         cmd.append(f"--benchmark_filter={bench_filter}")
