@@ -45,19 +45,23 @@ CASES = {
     "BM_Searchsorted": ["N=1e3, 1e7 values", "N=1e6, 1e7 values", "N=1e6, 1e7 sorted values",
                         "1000 rows x 1e3, 1e4 values per row"],
     "BM_Bucketize": ["1e3 boundaries, 1e7 values"],
+    "BM_NonzeroFloatGt": ["4000x4000 float, (x > 0.5).nonzero()"],
     "BM_Scatter": ["1e7 element updates into 1e6", "1e5 slice updates (64 wide), random",
                    "1e5 slice updates (64 wide), unique sorted"],
     "BM_RaggedRange": ["1e6 rows of 0-20 values", "10 rows of 1e6 values"],
 }
 PEER_NOTES = {
-    "torch": "libtorch (ATen, 2 threads)", "loop_serial": "hand-written serial loop",
+    "torch": "libtorch (ATen, 2 threads)", "libtorch": "libtorch (ATen, 2 threads)",
+    "tessera_copy": "tessera's copying form (tensor_scatter_nd_*; the in-place form is `tessera`)", "loop_serial": "hand-written serial loop",
     "loop_omp": "hand-written OpenMP loop", "xtensor": "xtensor (xsimd)",
     "serial": "serial loop", "memcpy": "memcpy of the updates (a floor)",
     "fill": "std::fill of the same bytes, 1 thread", "fill_omp": "std::fill, all threads",
 }
 
 
-def machine_header(load_before, load_after, threads, args):
+def machine_header(meta):
+    """The page's header lines from the run's metadata (meta.json beside the JSON files)."""
+    load_before, load_after = meta["load_before"], meta["load_after"]
     cpu = "unknown CPU"
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as f:
@@ -68,13 +72,14 @@ def machine_header(load_before, load_after, threads, args):
     busy = max(load_before[0], load_after[0]) > 0.5 * cores
     lines = [
         f"- Machine: {cpu}, {cores} cores, {platform.system()} {platform.release()}",
-        f"- Date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC",
-        f"- Threads: {threads} (OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}, "
-        f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', 'unset')}); libtorch peers use 2",
+        f"- Date: {meta['date']}",
+        f"- Threads: {meta['threads']} (OMP_NUM_THREADS={meta['omp_num_threads']}, "
+        f"OMP_WAIT_POLICY={meta['omp_wait_policy']}); libtorch peers use 2",
         f"- Load average (1, 5, 15 min): {', '.join(f'{x:.2f}' for x in load_before)} before, "
         f"{', '.join(f'{x:.2f}' for x in load_after)} after",
-        f"- Settings: `--benchmark_min_time={args.min_time} "
-        f"--benchmark_repetitions={args.repetitions}`, fastest repetition kept",
+        f"- Settings: `--benchmark_min_time={meta['min_time']} "
+        f"--benchmark_repetitions={meta['repetitions']}`, fastest repetition kept; tessera "
+        f"and every peer built as `{meta['build_type']}`",
     ]
     if busy:
         lines.append("- **These numbers were taken under load** (load average above half the "
@@ -83,6 +88,15 @@ def machine_header(load_before, load_after, threads, args):
                      "move by tens of percent between runs; rerun on a quiet machine before "
                      "quoting them.")
     return lines
+
+
+def cmake_build_type(build):
+    try:
+        with open(os.path.join(build, "CMakeCache.txt"), encoding="utf-8") as f:
+            return next(l.split("=", 1)[1].strip() for l in f
+                        if l.startswith("CMAKE_BUILD_TYPE:"))
+    except (OSError, StopIteration):
+        return "unknown"
 
 
 def run_binary(build, name, bench_filter, args, out_dir):
@@ -120,8 +134,11 @@ def label_cases(family, table_text):
         cells = line.split(" | ")
         if len(cells) > 2 and cells[1].strip().isdigit() and int(cells[1]) < len(names):
             cells[1] = names[int(cells[1])]
+        elif len(cells) > 2 and not cells[1].strip().replace(",", "").isdigit() \
+                and cells[1].strip() not in ("size", "---"):
+            cells[1] = names[0]  # a family without an argument: one case
         out.append(" | ".join(cells))
-    return "\n".join(out).replace("| size |", "| case |", 1)
+    return "\n".join(out).replace("| case | size |", "| family | case |", 1)
 
 
 def plot(family, rows, img_dir):
@@ -195,8 +212,14 @@ def main():
     os.makedirs(json_dir, exist_ok=True)
     only = set(filter(None, args.only.split(",")))
 
-    load_before = os.getloadavg()
-    threads = os.environ.get("OMP_NUM_THREADS") or str(os.cpu_count())
+    meta_path = os.path.join(json_dir, "meta.json")
+    meta = {"load_before": os.getloadavg(),
+            "date": f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC",
+            "threads": os.environ.get("OMP_NUM_THREADS") or str(os.cpu_count()),
+            "omp_num_threads": os.environ.get("OMP_NUM_THREADS", "unset"),
+            "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", "unset"),
+            "min_time": args.min_time, "repetitions": args.repetitions,
+            "build_type": cmake_build_type(args.build)}
     runs = []
     for name, title, page, bench_filter, _ in BINARIES:
         if only and name not in only:
@@ -206,7 +229,13 @@ def main():
             path = run_binary(args.build, name, bench_filter, args, json_dir)
         if path and os.path.exists(path):
             runs.append((name, title, page, path))
-    load_after = os.getloadavg()
+    meta["load_after"] = os.getloadavg()
+    if args.from_json:
+        with open(meta_path, encoding="utf-8") as f:
+            meta = json.load(f)
+    else:
+        with open(meta_path, "w", encoding="utf-8") as f:
+            json.dump(meta, f, indent=1)
     if not runs:
         sys.exit("bench_report: no benchmark results")
 
@@ -233,10 +262,11 @@ def main():
             "is faster**; bold marks cases where tessera is more than 10 % slower. Each time is "
             "the fastest repetition (the least disturbed on a shared machine). Plots show "
             "elements per second against size for the families that sweep sizes.", ""]
-    head += machine_header(load_before, load_after, threads, args)
-    head += [f"- Google Benchmark context: {context.get('num_cpus', '?')} CPUs at "
-             f"{context.get('mhz_per_cpu', '?')} MHz, library build "
-             f"`{context.get('library_build_type', '?')}`", ""]
+    head += machine_header(meta)
+    head += [f"- Google Benchmark: {context.get('num_cpus', '?')} CPUs at "
+             f"{context.get('mhz_per_cpu', '?')} MHz (the Google Benchmark library itself is "
+             f"Debian's `{context.get('library_build_type', '?')}` build; it only keeps time)",
+             ""]
     head += ["Peers: " + "; ".join(f"`{k}` = {v}" for k, v in PEER_NOTES.items()) + ".", ""]
     head += ["## Summary", "",
              "Geometric mean of tessera / peer over the cases both ran (below 1: tessera "
