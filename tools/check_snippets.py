@@ -18,7 +18,7 @@ comment on the line before the fence:
 
     <!-- snippet-file:examples/expected/nonzero.txt -->
     ```text
-    ...must equal the file (less any snippet marker lines)...
+    ...must equal the file (less snippet markers and clang-format off/on lines)...
     ```
 
 Rules: a fence tagged cpp, c++, cxx, cu, cuda or cmake must carry a snippet marker; a fence
@@ -42,6 +42,8 @@ CHECKED_LANGS = {"cpp", "c++", "cxx", "cu", "cuda", "cmake"}
 
 BEGIN = re.compile(r"^\s*(?://|#)\s*\[snippet:([A-Za-z0-9_.-]+)\]\s*$")
 END = re.compile(r"^\s*(?://|#)\s*\[end-snippet\]\s*$")
+# Tool directives left out of whole-file snippets, like the markers themselves.
+DIRECTIVE = re.compile(r"^\s*//\s*clang-format (?:off|on)\s*$")
 MARKER = re.compile(r"^\s*<!--\s*snippet(-file)?:\s*(\S+)\s*-->\s*$")
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([^\s`]*)")
 
@@ -128,9 +130,10 @@ def check_markdown(path, snippets, used, errors, update):
             file_path = os.path.join(ROOT, marker[2])
             if os.path.isfile(file_path):
                 with open(file_path, encoding="utf-8") as f:
-                    # The file without its own snippet markers (they are for other pages).
+                    # The file without its snippet markers (they are for other pages) and
+                    # clang-format directives.
                     want = [l for l in f.read().rstrip("\n").split("\n")
-                            if not BEGIN.match(l) and not END.match(l)]
+                            if not (BEGIN.match(l) or END.match(l) or DIRECTIVE.match(l))]
             else:
                 errors.append(f"{rel}:{i + 1}: snippet-file '{marker[2]}' does not exist")
         elif marker:
