@@ -106,6 +106,18 @@ void tessera_expression_cuda(benchmark::State& state) {
   }
 }
 
+// Size sweep: a 1-d bool mask of n elements, half of them true.
+void tessera_sweep(benchmark::State& state) {
+  const auto mask = bench::sweep_mask(state.range(0));
+  auto x = ts::Tensor<bool>::empty({state.range(0)});
+  for (std::size_t i = 0; i < mask.size(); ++i) x.data()[i] = mask[i] != 0;
+  for (auto _ : state) {
+    auto idx = x.nonzero();
+    benchmark::DoNotOptimize(idx.data());
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
 void tessera_count(benchmark::State& state) {
   const auto x = mask_tensor(bench::kDensities[state.range(0)]);
   for (auto _ : state) benchmark::DoNotOptimize(x.count_nonzero());
@@ -117,6 +129,7 @@ int main(int argc, char** argv) {
   bench::register_densities("BM_NonzeroBool", "tessera", tessera_bool);
   bench::register_densities("BM_NonzeroBool", "serial", serial_bool);
   bench::register_densities("BM_CountNonzero", "tessera", tessera_count);
+  bench::register_sweep("BM_NonzeroSweep", "tessera", tessera_sweep);
   benchmark::RegisterBenchmark("BM_NonzeroFloatGt/tessera", tessera_expression)
       ->UseRealTime()
       ->Unit(benchmark::kMillisecond);

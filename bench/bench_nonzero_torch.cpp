@@ -41,11 +41,23 @@ void torch_count(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(at::count_nonzero(x).item<std::int64_t>());
 }
 
+void torch_sweep(benchmark::State& state) {
+  at::set_num_threads(2);
+  auto mask = bench::sweep_mask(state.range(0));
+  const auto x = at::from_blob(mask.data(), {state.range(0)}, at::kByte).to(at::kBool);
+  for (auto _ : state) {
+    auto idx = at::nonzero(x);
+    benchmark::DoNotOptimize(idx.data_ptr());
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
 }  // namespace
 
 void register_torch_nonzero() {
   bench::register_densities("BM_NonzeroBool", "torch", torch_bool);
   bench::register_densities("BM_CountNonzero", "torch", torch_count);
+  bench::register_sweep("BM_NonzeroSweep", "torch", torch_sweep);
   benchmark::RegisterBenchmark("BM_NonzeroFloatGt/torch", torch_expression)
       ->UseRealTime()
       ->Unit(benchmark::kMillisecond);

@@ -81,6 +81,17 @@ void tessera_bucketize(benchmark::State& state) {
   bench::set_search_counters(state, c);
 }
 
+void tessera_bucketize_sweep(benchmark::State& state) {
+  const auto c = bench::bucketize_sweep_case(state.range(0));
+  const auto boundaries = ts::Tensor<float>::from_vector(bench::sorted_sequence(c), {c.length});
+  const auto x = ts::Tensor<float>::from_vector(bench::search_values(c), {c.values});
+  for (auto _ : state) {
+    auto idx = x.bucketize(boundaries);
+    benchmark::DoNotOptimize(idx.data());
+  }
+  bench::set_search_counters(state, c);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -90,6 +101,7 @@ int main(int argc, char** argv) {
       ->Arg(0)
       ->UseRealTime()
       ->Unit(benchmark::kMillisecond);
+  bench::register_bucketize_sweep("BM_BucketizeSweep", "tessera", tessera_bucketize_sweep);
   if (ts::cuda_available()) {
     bench::register_search_cases("BM_SearchsortedCuda", "tessera", tessera_searchsorted_cuda);
   }

@@ -38,10 +38,23 @@ void torch_bucketize(benchmark::State& state) {
   bench::set_search_counters(state, c);
 }
 
+void torch_bucketize_sweep(benchmark::State& state) {
+  at::set_num_threads(2);
+  const auto c = bench::bucketize_sweep_case(state.range(0));
+  const auto boundaries = to_torch(bench::sorted_sequence(c), 1, c.length);
+  const auto x = to_torch(bench::search_values(c), 1, c.values);
+  for (auto _ : state) {
+    auto idx = at::bucketize(x, boundaries);
+    benchmark::DoNotOptimize(idx.data_ptr());
+  }
+  bench::set_search_counters(state, c);
+}
+
 }  // namespace
 
 void register_torch_searchsorted() {
   bench::register_search_cases("BM_Searchsorted", "torch", torch_searchsorted);
+  bench::register_bucketize_sweep("BM_BucketizeSweep", "torch", torch_bucketize_sweep);
   benchmark::RegisterBenchmark("BM_Bucketize/torch", torch_bucketize)
       ->Arg(0)
       ->UseRealTime()

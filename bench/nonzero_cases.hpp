@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace bench {
@@ -32,6 +33,30 @@ inline std::vector<float> random_unit_floats(unsigned seed = 12) {
   std::vector<float> v(static_cast<std::size_t>(kNonzeroSide * kNonzeroSide));
   for (auto& x : v) x = dist(gen);
   return v;
+}
+
+/// Element counts of the size sweeps (throughput vs size in docs/benchmarks.md).
+inline constexpr std::int64_t kSweepSizes[] = {10'000, 100'000, 1'000'000, 10'000'000};
+
+/// n mask entries, half of them true (fixed seed): the input of the size sweep.
+inline std::vector<std::uint8_t> sweep_mask(std::int64_t n, unsigned seed = 13) {
+  std::mt19937_64 gen(seed);
+  std::bernoulli_distribution keep(0.5);
+  std::vector<std::uint8_t> mask(static_cast<std::size_t>(n));
+  for (auto& m : mask) m = keep(gen) ? 1 : 0;
+  return mask;
+}
+
+/// Registers fn for every sweep size as "<family>/<peer>/<n>".
+template <class F>
+void register_sweep(const char* family, const char* peer, F fn) {
+  const std::string name = std::string(family) + "/" + peer;
+  for (const std::int64_t n : kSweepSizes) {
+    benchmark::RegisterBenchmark(name.c_str(), fn)
+        ->Arg(n)
+        ->UseRealTime()
+        ->Unit(benchmark::kMicrosecond);
+  }
 }
 
 /// Registers the three bool densities as "<family>/<peer>/<density index>".

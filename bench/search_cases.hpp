@@ -58,6 +58,23 @@ inline std::vector<float> search_values(const SearchCase& c, unsigned seed = 22)
   return v;
 }
 
+/// The size sweep of bucketize (throughput vs size in docs/benchmarks.md): 1e3 boundaries,
+/// n values for each n here.
+inline constexpr std::int64_t kBucketizeSweep[] = {10'000, 100'000, 1'000'000, 10'000'000};
+inline SearchCase bucketize_sweep_case(std::int64_t n) { return {"sweep", 1, 1'000, n, false}; }
+
+/// Registers fn for every sweep size as "<family>/<peer>/<n>".
+template <class F>
+void register_bucketize_sweep(const char* family, const char* peer, F fn) {
+  const std::string name = std::string(family) + "/" + peer;
+  for (const std::int64_t n : kBucketizeSweep) {
+    benchmark::RegisterBenchmark(name.c_str(), fn)
+        ->Arg(n)
+        ->UseRealTime()
+        ->Unit(benchmark::kMicrosecond);
+  }
+}
+
 /// Items (values searched) per second beside the times.
 inline void set_search_counters(benchmark::State& state, const SearchCase& c) {
   state.SetItemsProcessed(state.iterations() * c.rows * c.values);

@@ -136,6 +136,7 @@ template <class A, class S>
 using scalar_product_type = value_t<decltype(std::declval<ts::Tensor<A>>() * std::declval<S>())>;
 
 TEST(ExprPromotion, TensorTypesPromoteLikePyTorch) {
+  // [snippet:promotion-tensors]
   static_assert(std::is_same_v<sum_type<I32, float>, float>);
   static_assert(std::is_same_v<sum_type<float, I32>, float>);
   static_assert(std::is_same_v<sum_type<U8, I8>, I16>);
@@ -156,10 +157,12 @@ TEST(ExprPromotion, TensorTypesPromoteLikePyTorch) {
   static_assert(std::is_same_v<value_t<Where>, I16>);
   using Sqrt = decltype(ts::sqrt(std::declval<ts::Tensor<I32>>()));
   static_assert(std::is_same_v<value_t<Sqrt>, float>);
+  // [end-snippet]
   SUCCEED();
 }
 
 TEST(ExprPromotion, ScalarsAreWeakUnlessOfAHigherCategory) {
+  // [snippet:promotion-scalars]
   static_assert(std::is_same_v<scalar_product_type<float, double>, float>);
   static_assert(std::is_same_v<scalar_product_type<I32, double>, double>);
   static_assert(std::is_same_v<scalar_product_type<I32, float>, float>);
@@ -172,6 +175,7 @@ TEST(ExprPromotion, ScalarsAreWeakUnlessOfAHigherCategory) {
   using Where =
       decltype(ts::where(std::declval<ts::Tensor<bool>>(), std::declval<ts::Tensor<I32>>(), 0.5));
   static_assert(std::is_same_v<value_t<Where>, double>);
+  // [end-snippet]
   SUCCEED();
 }
 

@@ -49,14 +49,17 @@ class Tensor : public Expr<Tensor<T>> {
                 "int64_t, float or double");
 
  public:
-  using value_type = T;
+  using value_type = T;  ///< the element type
 
   /// An empty 1-d tensor of shape (0) on the CPU (as `torch.Tensor()`).
   Tensor();
+  /// Another handle to the same memory (no element copy; clone() copies).
   Tensor(const Tensor&) = default;
+  /// Takes over `other`'s memory.
   Tensor(Tensor&&) noexcept = default;
   /// Rebinds this handle to `other`'s memory (no element copy).
   Tensor& operator=(const Tensor&) = default;
+  /// Takes over `other`'s memory.
   Tensor& operator=(Tensor&&) noexcept = default;
   ~Tensor() = default;
 
@@ -78,12 +81,16 @@ class Tensor : public Expr<Tensor<T>> {
 
   /// @name Factories (each takes an optional Device, CPU by default)
   /// @{
+
   /// A 0-d tensor holding `value`.
   static Tensor scalar(T value, Device device = Device::cpu());
   /// Uninitialised elements.
   static Tensor empty(const Shape& shape, Device device = Device::cpu());
+  /// Elements 0.
   static Tensor zeros(const Shape& shape, Device device = Device::cpu());
+  /// Elements 1.
   static Tensor ones(const Shape& shape, Device device = Device::cpu());
+  /// Every element `value`.
   static Tensor full(const Shape& shape, T value, Device device = Device::cpu());
   /// `[start, start + step, ...)` up to `stop` (exclusive), as `torch.arange`. step == 0 or a
   /// non-finite bound → ValueError.
@@ -99,18 +106,24 @@ class Tensor : public Expr<Tensor<T>> {
 
   /// @name Queries
   /// @{
+
+  /// The extents.
   const Shape& shape() const noexcept { return shape_; }
   /// Element strides, one per dimension.
   const Shape& strides() const noexcept { return strides_; }
   /// Number of dimensions (0 for a scalar).
   std::int64_t dim() const noexcept { return static_cast<std::int64_t>(shape_.size()); }
+  /// Number of elements (1 for 0-d).
   std::int64_t numel() const noexcept { return shape_.numel(); }
   /// Extent of dimension d; negative d counts from the end. IndexError when out of range.
   std::int64_t size(std::int64_t d) const;
+  /// Where the elements live.
   Device device() const noexcept { return storage_.device(); }
+  /// True when the elements are dense in row-major order (a view may not be).
   bool is_contiguous() const noexcept;
   /// Offset (in elements) of the first element inside the storage.
   std::int64_t storage_offset() const noexcept { return offset_; }
+  /// The shared memory this tensor views.
   const Storage& storage() const noexcept { return storage_; }
   /// Pointer to the first element (a device pointer for CUDA tensors).
   T* data() const noexcept { return static_cast<T*>(storage_.data()) + offset_; }
@@ -120,8 +133,10 @@ class Tensor : public Expr<Tensor<T>> {
 
   /// @name Transfers and copies
   /// @{
+
   /// This tensor on `device`: shares memory when already there, copies otherwise.
   Tensor to(Device device) const;
+  /// `to(Device::cpu())`.
   Tensor cpu() const { return to(Device::cpu()); }
   /// A contiguous deep copy on the same device.
   Tensor clone() const;
@@ -134,6 +149,7 @@ class Tensor : public Expr<Tensor<T>> {
   /// The element at `index` (one entry per dimension, negatives count from the end);
   /// IndexError when out of range.
   T at(std::initializer_list<std::int64_t> index) const;
+  /// at() with the index in a vector.
   T at(const std::vector<std::int64_t>& index) const;
   /// A converted copy (`a.cast<double>()`).
   template <class U>
@@ -142,6 +158,7 @@ class Tensor : public Expr<Tensor<T>> {
 
   /// @name Views (share memory)
   /// @{
+
   /// Same elements, new shape; one entry may be -1. A view when the strides allow it (always
   /// for contiguous tensors), a copy otherwise, as `torch.reshape`.
   Tensor reshape(const Shape& shape) const;
@@ -163,63 +180,74 @@ class Tensor : public Expr<Tensor<T>> {
   /// `tensor_scatter_nd_*` returns a new tensor; `scatter_nd_*_` works in place. Options:
   /// `{.out_of_bounds = OutOfBounds::Ignore, .deterministic = true}`.
   /// @{
+
   /// A copy of this tensor with `updates` subtracted at `indices`.
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor tensor_scatter_nd_sub(const Tensor<Index>& indices, const Updates& updates) const;
+  /// The same with options (`{.out_of_bounds = OutOfBounds::Ignore}`, `{.deterministic = true}`).
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor tensor_scatter_nd_sub(const Tensor<Index>& indices, const Updates& updates,
                                const ScatterOptions& options) const;
   /// In place: this tensor with `updates` subtracted at `indices`; returns *this.
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor& scatter_nd_sub_(const Tensor<Index>& indices, const Updates& updates);
+  /// The same with options (`{.out_of_bounds = OutOfBounds::Ignore}`, `{.deterministic = true}`).
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor& scatter_nd_sub_(const Tensor<Index>& indices, const Updates& updates,
                           const ScatterOptions& options);
   /// A copy of this tensor with `updates` added at `indices`.
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor tensor_scatter_nd_add(const Tensor<Index>& indices, const Updates& updates) const;
+  /// The same with options (`{.out_of_bounds = OutOfBounds::Ignore}`, `{.deterministic = true}`).
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor tensor_scatter_nd_add(const Tensor<Index>& indices, const Updates& updates,
                                const ScatterOptions& options) const;
   /// In place: this tensor with `updates` added at `indices`; returns *this.
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor& scatter_nd_add_(const Tensor<Index>& indices, const Updates& updates);
+  /// The same with options (`{.out_of_bounds = OutOfBounds::Ignore}`, `{.deterministic = true}`).
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor& scatter_nd_add_(const Tensor<Index>& indices, const Updates& updates,
                           const ScatterOptions& options);
   /// A copy of this tensor with `updates` written at `indices`.
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor tensor_scatter_nd_update(const Tensor<Index>& indices, const Updates& updates) const;
+  /// The same with options (`{.out_of_bounds = OutOfBounds::Ignore}`, `{.deterministic = true}`).
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor tensor_scatter_nd_update(const Tensor<Index>& indices, const Updates& updates,
                                   const ScatterOptions& options) const;
   /// In place: this tensor with `updates` written at `indices`; returns *this.
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor& scatter_nd_update_(const Tensor<Index>& indices, const Updates& updates);
+  /// The same with options (`{.out_of_bounds = OutOfBounds::Ignore}`, `{.deterministic = true}`).
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor& scatter_nd_update_(const Tensor<Index>& indices, const Updates& updates,
                              const ScatterOptions& options);
   /// A copy of this tensor with `updates` combined by min at `indices`.
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor tensor_scatter_nd_min(const Tensor<Index>& indices, const Updates& updates) const;
+  /// The same with options (`{.out_of_bounds = OutOfBounds::Ignore}`, `{.deterministic = true}`).
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor tensor_scatter_nd_min(const Tensor<Index>& indices, const Updates& updates,
                                const ScatterOptions& options) const;
   /// In place: this tensor with `updates` combined by min at `indices`; returns *this.
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor& scatter_nd_min_(const Tensor<Index>& indices, const Updates& updates);
+  /// The same with options (`{.out_of_bounds = OutOfBounds::Ignore}`, `{.deterministic = true}`).
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor& scatter_nd_min_(const Tensor<Index>& indices, const Updates& updates,
                           const ScatterOptions& options);
   /// A copy of this tensor with `updates` combined by max at `indices`.
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor tensor_scatter_nd_max(const Tensor<Index>& indices, const Updates& updates) const;
+  /// The same with options (`{.out_of_bounds = OutOfBounds::Ignore}`, `{.deterministic = true}`).
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor tensor_scatter_nd_max(const Tensor<Index>& indices, const Updates& updates,
                                const ScatterOptions& options) const;
   /// In place: this tensor with `updates` combined by max at `indices`; returns *this.
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor& scatter_nd_max_(const Tensor<Index>& indices, const Updates& updates);
+  /// The same with options (`{.out_of_bounds = OutOfBounds::Ignore}`, `{.deterministic = true}`).
   template <class Index, class Updates, class Abi = detail::EvalAbi>
   Tensor& scatter_nd_max_(const Tensor<Index>& indices, const Updates& updates,
                           const ScatterOptions& options);
@@ -240,11 +268,16 @@ class Tensor : public Expr<Tensor<T>> {
 template <class T>
 class NestedList {
  public:
-  NestedList(T value) : value_(value), leaf_(true) {}     // NOLINT(google-explicit-constructor)
+  /// A leaf: one element.
+  NestedList(T value) : value_(value), leaf_(true) {}  // NOLINT(google-explicit-constructor)
+  /// A level: one entry per index of this dimension.
   NestedList(std::initializer_list<NestedList> children)  // NOLINT(google-explicit-constructor)
       : children_(children) {}
+  /// True for an element, false for a level.
   bool is_leaf() const noexcept { return leaf_; }
+  /// The element of a leaf.
   T value() const noexcept { return value_; }
+  /// The entries of a level.
   const std::initializer_list<NestedList>& children() const noexcept { return children_; }
 
  private:

@@ -22,13 +22,18 @@ class Device {
   /// checked when memory is first allocated on it (DeviceError).
   static Device cuda(int index = 0);
 
+  /// CPU or CUDA.
   constexpr Kind kind() const noexcept { return kind_; }
+  /// The GPU's index (0 for the CPU).
   constexpr int index() const noexcept { return index_; }
+  /// True for host memory.
   constexpr bool is_cpu() const noexcept { return kind_ == Kind::CPU; }
+  /// True for the memory of a CUDA GPU.
   constexpr bool is_cuda() const noexcept { return kind_ == Kind::CUDA; }
   /// "cpu" or "cuda:N".
   std::string str() const;
 
+  /// Same kind and same index.
   friend constexpr bool operator==(Device a, Device b) noexcept {
     return a.kind_ == b.kind_ && a.index_ == b.index_;
   }

@@ -33,6 +33,7 @@ enum class DType : std::uint8_t { Bool, UInt8, Int8, Int16, Int32, Int64, Float3
 namespace detail {
 template <class T>
 struct dtype_of;
+/// Specialises dtype_of for one element type: its DType tag and PyTorch's name for it.
 #define TESSERA_DTYPE_OF(T, TAG, NAME)             \
   template <>                                      \
   struct dtype_of<T> {                             \

@@ -21,21 +21,31 @@ inline constexpr int kMaxDims = 8;
 class Shape {
  public:
   Shape() = default;
+  /// The listed extents: `Shape{2, 3}`.
   Shape(std::initializer_list<std::int64_t> dims) : dims_(dims) {}
   /// From any range of integers, e.g. `Shape(v.begin(), v.end())`.
   template <std::input_iterator It>
   Shape(It first, It last) : dims_(first, last) {}
+  /// The extents in `dims`.
   explicit Shape(std::vector<std::int64_t> dims) : dims_(std::move(dims)) {}
 
   /// Number of dimensions.
   std::size_t size() const noexcept { return dims_.size(); }
+  /// True for the shape of a 0-d tensor.
   bool empty() const noexcept { return dims_.empty(); }
+  /// Extent of dimension i (unchecked).
   std::int64_t operator[](std::size_t i) const { return dims_[i]; }
+  /// Extent of dimension i, writable (unchecked).
   std::int64_t& operator[](std::size_t i) { return dims_[i]; }
+  /// Extent of the last dimension (the shape must not be empty).
   std::int64_t back() const { return dims_.back(); }
+  /// Iterator to the first extent.
   auto begin() const noexcept { return dims_.begin(); }
+  /// Iterator past the last extent.
   auto end() const noexcept { return dims_.end(); }
+  /// The extents as a contiguous array of size().
   const std::int64_t* data() const noexcept { return dims_.data(); }
+  /// The extents as a vector.
   const std::vector<std::int64_t>& vec() const noexcept { return dims_; }
 
   /// Product of the extents (1 for a 0-d shape).
@@ -47,6 +57,7 @@ class Shape {
   /// "(2, 3)"; "()" for a 0-d shape; "(5,)" for a 1-d one.
   std::string str() const;
 
+  /// Same number of dimensions and same extents.
   friend bool operator==(const Shape& a, const Shape& b) = default;
 
  private:

@@ -19,8 +19,11 @@ class Storage {
   /// memory is not available.
   static Storage allocate(std::size_t nbytes, Device device);
 
+  /// The first byte (a device pointer for CUDA memory; null when empty).
   void* data() const noexcept { return data_.get(); }
+  /// Size of the allocation in bytes.
   std::size_t nbytes() const noexcept { return nbytes_; }
+  /// Where the memory lives.
   Device device() const noexcept { return device_; }
   /// Number of owners (tensors, views, expressions) sharing this memory.
   long use_count() const noexcept { return data_.use_count(); }

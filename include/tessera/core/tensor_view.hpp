@@ -13,11 +13,12 @@ namespace tessera {
 /// ever see views; ownership stays with `Tensor`.
 template <class T>
 struct TensorView {
-  T* data = nullptr;
-  int ndim = 0;
-  std::int64_t shape[kMaxDims] = {};
-  std::int64_t strides[kMaxDims] = {};
+  T* data = nullptr;                    ///< first element
+  int ndim = 0;                         ///< number of dimensions, at most kMaxDims
+  std::int64_t shape[kMaxDims] = {};    ///< extents of the first ndim dimensions
+  std::int64_t strides[kMaxDims] = {};  ///< element strides of the first ndim dimensions
 
+  /// Number of elements (1 for 0-d).
   TESSERA_HD std::int64_t numel() const {
     std::int64_t n = 1;
     for (int d = 0; d < ndim; ++d) n *= shape[d];
@@ -42,6 +43,7 @@ struct TensorView {
     }
     return offset;
   }
+  /// Element at row-major linear index i.
   TESSERA_HD T& operator[](std::int64_t i) const { return data[offset_of(i)]; }
 };
 

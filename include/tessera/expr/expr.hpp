@@ -17,6 +17,7 @@ class Tensor;
 struct AsTuple {
   explicit constexpr AsTuple() = default;
 };
+/// The AsTuple tag value.
 inline constexpr AsTuple as_tuple{};
 
 /// Which boundary searchsorted reports for values equal to sequence elements.
@@ -40,10 +41,12 @@ struct EvalAbi {};
 /// that the evaluator calls once per output element.
 template <class Derived>
 struct Expr {
+  /// This expression as its concrete type.
   const Derived& derived() const noexcept { return static_cast<const Derived&>(*this); }
 
   /// @name Operations on any expression (defined in tessera/ops/); see the free functions.
   /// @{
+
   /// Indices of the nonzero elements, (z, dim()) int64 in C order: `(x > 0).nonzero()`.
   template <class Abi = detail::EvalAbi>
   Tensor<std::int64_t> nonzero() const;
@@ -74,6 +77,7 @@ struct Expr {
   /// searchsorted into `out` (int32 or int64; resized to the values' shape when it differs).
   template <class Values, class Index, class Abi = detail::EvalAbi>
   void searchsorted_out(const Values& values, Tensor<Index>& out) const;
+  /// searchsorted_out() with options.
   template <class Values, class Index, class Abi = detail::EvalAbi>
   void searchsorted_out(const Values& values, Tensor<Index>& out,
                         const SearchSortedOptions& options) const;

@@ -190,6 +190,7 @@ struct Or {
   }
 };
 
+/// Defines the comparison functor NAME (`a OP b`, named STR in messages).
 #define TESSERA_COMPARE_OP(NAME, OP, STR)                \
   struct NAME {                                          \
     static constexpr CompareOpId id = CompareOpId::NAME; \

@@ -47,9 +47,12 @@ auto make_unary(const E& e) {
 /// @name Arithmetic (NumPy broadcasting, PyTorch type promotion, scalars are weak)
 /// `a + b * 2.0f`. Integer division truncates; an integer divided by zero gives 0.
 /// @{
+
+/// `l + r` elementwise.
 template <class L, class R>
 requires detail::BinaryOperands<L, R>
 auto operator+(const L& l, const R& r) { return detail::make_arith<detail::ops::Add>(l, r); }
+/// `l - r` elementwise (not for bool).
 template <class L, class R>
 requires detail::BinaryOperands<L, R>
 auto operator-(const L& l, const R& r) {
@@ -57,9 +60,11 @@ auto operator-(const L& l, const R& r) {
                 "tessera: subtracting bool tensors is not supported (use ^ or logical ops)");
   return detail::make_arith<detail::ops::Sub>(l, r);
 }
+/// `l * r` elementwise.
 template <class L, class R>
 requires detail::BinaryOperands<L, R>
 auto operator*(const L& l, const R& r) { return detail::make_arith<detail::ops::Mul>(l, r); }
+/// `l / r` elementwise.
 template <class L, class R>
 requires detail::BinaryOperands<L, R>
 auto operator/(const L& l, const R& r) { return detail::make_arith<detail::ops::Div>(l, r); }
@@ -74,21 +79,28 @@ auto operator-(const E& e) {
 
 /// @name Comparisons → bool expressions, computed in the operands' common type
 /// @{
+
+/// `l < r` elementwise.
 template <class L, class R>
 requires detail::BinaryOperands<L, R>
 auto operator<(const L& l, const R& r) { return detail::make_compare<detail::ops::Lt>(l, r); }
+/// `l <= r` elementwise.
 template <class L, class R>
 requires detail::BinaryOperands<L, R>
 auto operator<=(const L& l, const R& r) { return detail::make_compare<detail::ops::Le>(l, r); }
+/// `l > r` elementwise.
 template <class L, class R>
 requires detail::BinaryOperands<L, R>
 auto operator>(const L& l, const R& r) { return detail::make_compare<detail::ops::Gt>(l, r); }
+/// `l >= r` elementwise.
 template <class L, class R>
 requires detail::BinaryOperands<L, R>
 auto operator>=(const L& l, const R& r) { return detail::make_compare<detail::ops::Ge>(l, r); }
+/// `l == r` elementwise.
 template <class L, class R>
 requires detail::BinaryOperands<L, R>
 auto operator==(const L& l, const R& r) { return detail::make_compare<detail::ops::Eq>(l, r); }
+/// `l != r` elementwise.
 template <class L, class R>
 requires detail::BinaryOperands<L, R>
 auto operator!=(const L& l, const R& r) { return detail::make_compare<detail::ops::Ne>(l, r); }
@@ -97,12 +109,16 @@ auto operator!=(const L& l, const R& r) { return detail::make_compare<detail::op
 /// @name Logic on bool expressions
 /// `(a > 4.0f) & !(a == 7.0f)`
 /// @{
+
+/// Logical and of bool operands.
 template <class L, class R>
 requires detail::BinaryOperands<L, R>
 auto operator&(const L& l, const R& r) { return detail::make_logical<detail::ops::And>(l, r); }
+/// Logical or of bool operands.
 template <class L, class R>
 requires detail::BinaryOperands<L, R>
 auto operator|(const L& l, const R& r) { return detail::make_logical<detail::ops::Or>(l, r); }
+/// Logical not of a bool operand.
 template <Expression E>
 auto operator!(const E& e) {
   static_assert(std::is_same_v<typename E::value_type, bool>, "tessera: ! takes a bool operand");
@@ -112,6 +128,7 @@ auto operator!(const E& e) {
 
 /// @name Math functions
 /// @{
+
 /// |x| elementwise, same type.
 template <Expression E>
 auto abs(const E& e) {

@@ -25,6 +25,7 @@
 
 namespace tessera {
 
+// [snippet:scatter-options]
 /// What tensor_scatter_nd_* does with an index row that names no element of the tensor.
 enum class OutOfBounds {
   Error,  ///< IndexError before anything is written (TensorFlow's CPU behaviour), every device
@@ -34,11 +35,13 @@ enum class OutOfBounds {
 /// Options of tensor_scatter_nd_*, members in this order (designated initializers name what
 /// they set: `{.out_of_bounds = OutOfBounds::Ignore, .deterministic = true}`).
 struct ScatterOptions {
+  /// What an index row outside the tensor does (an IndexError by default).
   OutOfBounds out_of_bounds = OutOfBounds::Error;
   /// CUDA: apply duplicates in index order (a stable sort by destination), giving the host's
   /// bits, instead of atomics. The host is always deterministic.
   bool deterministic = false;
 };
+// [end-snippet]
 
 namespace detail {
 
@@ -229,6 +232,7 @@ Tensor<T> scatter_nd_run(const Tensor<T>& tensor, const Tensor<Index>& indices_o
 
 // One block per member of the family: the copying form, the in-place form (`name_`), each with
 // and without options, as free functions and as Tensor methods.
+/// Defines tensor_scatter_nd_NAME and INPLACE (free functions and Tensor methods) for OP.
 #define TESSERA_SCATTER_FAMILY(NAME, INPLACE, OP)                                               \
   inline namespace TESSERA_EVAL_NS {                                                            \
   template <class T, class Index, Expression Updates>                                           \

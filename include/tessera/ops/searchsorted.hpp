@@ -24,6 +24,7 @@
 
 namespace tessera {
 
+// [snippet:searchsorted-options]
 /// Options of searchsorted, in PyTorch's order; designated initializers name what they set:
 /// `{.right = true}`, `{.side = Side::Right}`, `{.sorter = order}`.
 struct SearchSortedOptions {
@@ -35,6 +36,7 @@ struct SearchSortedOptions {
   /// `argsort`); the results then index the sorted order.
   std::optional<Tensor<std::int64_t>> sorter = std::nullopt;
 };
+// [end-snippet]
 
 namespace detail {
 

@@ -26,9 +26,11 @@ class RaggedExpr;
 ///     r.nrows();       // 3
 ///     tessera::RaggedTensor<int64_t> q = r * 2 + 1;  // same row partition, values 2v + 1
 ///
-/// Copies share memory (as Tensor). Row i holds `values()[row_splits()[i]:row_splits()[i + 1]]`.
-/// Queries that need split values on the host (`row`, `to_list`, `to_tensor`'s width and the
-/// factories' validation) wait for a CUDA device once.
+/// A RaggedExpr converts to a RaggedTensor by evaluating its values (implicitly when its element
+/// type is T, explicitly when it converts). Copies share memory (as Tensor). Row i holds
+/// `values()[row_splits()[i]:row_splits()[i + 1]]`. Queries that need split values on the host
+/// (`row`, `to_list`, `to_tensor`'s width and the factories' validation) wait for a CUDA device
+/// once.
 template <class T, class S = std::int64_t>
 class RaggedTensor {
   static_assert(is_dtype_v<T>, "tessera::RaggedTensor<T, S>: T must be one of the eight dtypes");
@@ -36,20 +38,24 @@ class RaggedTensor {
                 "tessera::RaggedTensor<T, S>: row splits S are int64_t (default) or int32_t");
 
  public:
-  using value_type = T;
-  using split_type = S;
+  using value_type = T;  ///< element type of the values
+  using split_type = S;  ///< type of the row splits
 
   /// No rows: values of shape (0), row_splits `[0]`, on the CPU.
   RaggedTensor();
 
-  /// Evaluates a ragged expression (`r * 2 + 1`) into new values with its row partition.
-  /// Implicit when the expression's element type is T, explicit when it converts.
+  // Evaluates a ragged expression (`r * 2 + 1`) into new values with its row partition.
+  // Implicit when the expression's element type is T, explicit when it converts. (Hidden from
+  // Doxygen 1.9, which misreads this `explicit(bool)` declaration; the class text says it.)
+  /// @cond TESSERA_DOXYGEN_SKIP
   template <class E, class Abi = detail::EvalAbi>
   explicit(!std::is_same_v<typename E::value_type, T>) RaggedTensor(const RaggedExpr<S, E>& e)
       : values_(detail::materialize<T>(e.values())), row_splits_(e.row_splits()) {}
+  /// @endcond
 
   /// @name Factories (each validates unless `validate` is false; ValueError names the position)
   /// @{
+
   /// Rows `values[splits[i]:splits[i + 1]]`. splits: 1-d, splits[0] = 0, non-decreasing, last
   /// = values.size(0). `from_row_splits(tensor<float>({1, 2, 3}), tensor<int64_t>({0, 2, 3}))`.
   static RaggedTensor from_row_splits(const Tensor<T>& values, const Tensor<S>& row_splits,
@@ -66,10 +72,12 @@ class RaggedTensor {
 
   /// @name Queries
   /// @{
+
   /// The concatenated rows (first dimension = total number of values).
   const Tensor<T>& values() const noexcept { return values_; }
   /// 1-d, nrows() + 1 entries: row i is values[row_splits[i]:row_splits[i + 1]].
   const Tensor<S>& row_splits() const noexcept { return row_splits_; }
+  /// Number of rows.
   std::int64_t nrows() const noexcept { return row_splits_.numel() - 1; }
   /// row_splits[1:] - row_splits[:-1], on the same device.
   Tensor<S> row_lengths() const;
@@ -79,13 +87,16 @@ class RaggedTensor {
   Tensor<T> row(std::int64_t i) const;
   /// The rows as vectors (1-d values only; ShapeError otherwise). Copies to the host.
   std::vector<std::vector<T>> to_list() const;
+  /// Where values and row splits live.
   Device device() const noexcept { return values_.device(); }
   /// @}
 
   /// @name Transfers and conversions
   /// @{
+
   /// This ragged tensor on `device`: shares memory when already there, copies otherwise.
   RaggedTensor to(Device device) const;
+  /// `to(Device::cpu())`.
   RaggedTensor cpu() const { return to(Device::cpu()); }
   /// Dense (nrows, max row length, inner dims...), short rows padded with `pad`.
   Tensor<T> to_tensor(T pad = T(0)) const;
@@ -114,11 +125,14 @@ class RaggedTensor {
 template <class S, class E>
 class RaggedExpr {
  public:
-  using value_type = typename E::value_type;
-  using split_type = S;
+  using value_type = typename E::value_type;  ///< element type of the values expression
+  using split_type = S;                       ///< type of the row splits
+  /// The partition `row_splits` over the lazy `values`.
   RaggedExpr(Tensor<S> row_splits, E values)
       : row_splits_(std::move(row_splits)), values_(std::move(values)) {}
+  /// The row partition, shared with the ragged operand.
   const Tensor<S>& row_splits() const noexcept { return row_splits_; }
+  /// The lazy values expression.
   const E& values() const noexcept { return values_; }
 
  private:
@@ -154,6 +168,7 @@ RaggedTensor<typename E::value_type, S> eval(const RaggedExpr<S, E>& e) {
 
 // Binary operators between a ragged operand and a scalar, either side; unary minus and `!`.
 // They reuse the Tensor expression vocabulary on the values.
+/// Defines `ragged OP scalar` and `scalar OP ragged` (a RaggedExpr with the same partition).
 #define TESSERA_RAGGED_BINARY(OP)                     \
   template <detail::Ragged R, detail::RaggedScalar X> \
   auto operator OP(const R& r, const X& x) {          \
@@ -175,10 +190,12 @@ TESSERA_RAGGED_BINARY(==)
 TESSERA_RAGGED_BINARY(!=)
 #undef TESSERA_RAGGED_BINARY
 
+/// `-r`: the negated values, same row partition.
 template <detail::Ragged R>
 auto operator-(const R& r) {
   return detail::ragged_wrap(r, -r.values());
 }
+/// `!r` for bool ragged operands: the negated values, same row partition.
 template <detail::Ragged R>
 auto operator!(const R& r) {
   return detail::ragged_wrap(r, !r.values());

@@ -22,10 +22,15 @@ namespace tessera::ragged {
 template <class T>
 class RangeArg {
  public:
+  /// A scalar argument (broadcast to every row).
   RangeArg(T value) : value_(value) {}  // NOLINT(google-explicit-constructor)
+  /// A 0-d or 1-d tensor argument (one entry per row).
   RangeArg(const Tensor<T>& tensor) : tensor_(tensor), is_tensor_(true) {}  // NOLINT
+  /// True when built from a tensor.
   bool is_tensor() const noexcept { return is_tensor_; }
+  /// The tensor (empty unless is_tensor()).
   const Tensor<T>& tensor() const noexcept { return tensor_; }
+  /// The scalar (unused when is_tensor()).
   T value() const noexcept { return value_; }
 
  private:
