@@ -12,8 +12,6 @@
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
 #include "support/golden.hpp"
 #include "support/layouts.hpp"
 #include "support/typed.hpp"
@@ -134,37 +132,6 @@ TEST(Nonzero, NanIsNonzeroAndNegativeZeroIsZero) {
   const auto x = ts::tensor<double>({0.0, -0.0, std::nan(""), 1.0});
   EXPECT_EQ(x.nonzero().to_vector(), (std::vector<std::int64_t>{2, 3}));
   EXPECT_EQ(x.count_nonzero(), 2);
-}
-
-/// Bytes of physical memory free now (0 when unknown).
-std::int64_t available_memory() {
-  const long pages = sysconf(_SC_AVPHYS_PAGES);
-  const long page = sysconf(_SC_PAGESIZE);
-  return pages > 0 && page > 0 ? static_cast<std::int64_t>(pages) * page : 0;
-}
-
-TEST(Nonzero, MoreThanTwoToThe31ElementsCountAndIndexInInt64) {
-  // 2^31 + 78 bools (2 GiB): counts, block offsets and indices all pass 2^31.
-  const std::int64_t n = (std::int64_t{1} << 31) + 78;
-  if (available_memory() < 3 * n) {
-    GTEST_SKIP() << "needs ~" << 3 * n / (1 << 20) << " MiB of free memory, "
-                 << available_memory() / (1 << 20) << " MiB free";
-  }
-  auto x = Tensor<bool>::zeros({n});
-  const std::int64_t marks[] = {0, (std::int64_t{1} << 31) - 1, std::int64_t{1} << 31,
-                                (std::int64_t{1} << 31) + 5, n - 1};
-  for (const auto i : marks) x.data()[i] = true;
-  EXPECT_EQ(x.count_nonzero(), 5);
-  EXPECT_EQ(x.nonzero().to_vector(), std::vector<std::int64_t>(std::begin(marks), std::end(marks)));
-  // As (2, n/2): the second row's indices restart at 0 past 2^30.
-  const auto rows = x.reshape({2, n / 2}).nonzero();
-  std::vector<std::int64_t> expected;
-  for (const auto i : marks) {
-    expected.push_back(i / (n / 2));
-    expected.push_back(i % (n / 2));
-  }
-  EXPECT_EQ(rows.to_vector(), expected);
-  EXPECT_EQ((x.reshape({2, n / 2}).select(0, 1) != false).count_nonzero(), 4);
 }
 
 TEST(Nonzero, NegativeStaticSizeIsValueError) {

@@ -40,6 +40,11 @@ TEST(SizeLimits, NonzeroCountsAndIndexesPast2To31BoolElements) {
   for (auto p : set) {
     if (p < 2 * cols) want.insert(want.end(), {p / cols, p % cols});
   }
+  EXPECT_EQ(two_d.nonzero().to_vector(), want);
+  // A strided row of the 2-D view through an expression: the kernel's int64 offsets.
+  const auto second_row =
+      std::count_if(set.begin(), set.end(), [&](auto p) { return p >= cols && p < 2 * cols; });
+  EXPECT_EQ((two_d.select(0, 1) != false).count_nonzero(), second_row);
   want.resize(16, -1);
   EXPECT_EQ(rc, want);
 }
