@@ -69,7 +69,9 @@ def machine_header(meta):
     except (OSError, StopIteration):
         pass
     cores = os.cpu_count() or 1
-    busy = max(load_before[0], load_after[0]) > 0.5 * cores
+    # The run itself keeps up to `cores` threads busy, so the load after it is judged against
+    # the core count and the load before it against half of that.
+    busy = load_before[0] > 0.5 * cores or load_after[0] > cores
     lines = [
         f"- Machine: {cpu}, {cores} cores, {platform.system()} {platform.release()}",
         f"- Date: {meta['date']}",
@@ -82,8 +84,9 @@ def machine_header(meta):
         f"and every peer built as `{meta['build_type']}`",
     ]
     if busy:
-        lines.append("- **These numbers were taken under load** (load average above half the "
-                     "core count: other builds shared the machine). Ratios between peers run "
+        lines.append("- **These numbers were taken under load** (load average before the run "
+                     "above half the core count, or after it above the core count: other "
+                     "builds shared the machine). Ratios between peers run "
                      "in the same process are more trustworthy than absolute times, but both "
                      "move by tens of percent between runs; rerun on a quiet machine before "
                      "quoting them.")
