@@ -52,6 +52,21 @@ TEST(AllocationLimits, FromValueRowidsWhoseLastIdIsInt64MaxRaisesValueError) {
   EXPECT_THROW((void)ts::RaggedTensor<float>::from_value_rowids(values, ids), ts::ValueError);
 }
 
+TEST(AllocationLimits, FromRowLengthsNearInt64MaxRaiseValueErrorWithoutOverflow) {
+  // Found by fuzz_ragged (a 12-minute run): lengths {3, INT64_MAX} summed to 3 + INT64_MAX,
+  // signed overflow (UBSan) before the check against the number of values.
+  const auto values = Tensor<float>::ones({4});
+  const auto lengths = ts::tensor<std::int64_t>({3, std::numeric_limits<std::int64_t>::max()});
+  try {
+    (void)ts::RaggedTensor<float>::from_row_lengths(values, lengths);
+    ADD_FAILURE() << "no ValueError";
+  } catch (const ts::ValueError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("from_row_lengths"), std::string::npos) << what;
+    EXPECT_NE(what.find("9223372036854775810"), std::string::npos) << what;  // 3 + INT64_MAX
+  }
+}
+
 TEST(AllocationLimits, FromValueRowidsWhoseSplitsOverflowInt64BytesNamesTheOp) {
   // Found by fuzz_ragged: valid row ids whose last entry is 2523081471497871365 ask for that
   // many + 2 row splits; the byte count overflows int64, and the error came from

@@ -45,11 +45,17 @@ RaggedTensor<T, S> RaggedTensor<T, S>::from_row_lengths(const Tensor<T>& values,
       detail::raise<ValueError>(op, "row_lengths[", i,
                                 "] = ", static_cast<std::int64_t>(lengths[i]), " must be >= 0");
     }
-    total += lengths[i];
-    if (validate && total > values.size(0)) {
-      detail::raise<ValueError>(op, "row_lengths[:", i + 1, "] sum to ", total,
-                                ", more than the number of values ", values.size(0));
+    // Compared before adding: total <= values.size(0) here, so a length near INT64_MAX cannot
+    // overflow the sum (the sum itself fits in uint64: both terms are in [0, INT64_MAX]).
+    if (validate && static_cast<std::int64_t>(lengths[i]) > values.size(0) - total) {
+      detail::raise<ValueError>(
+          op, "row_lengths[:", i + 1, "] sum to ",
+          static_cast<std::uint64_t>(total) + static_cast<std::uint64_t>(lengths[i]),
+          ", more than the number of values ", values.size(0));
     }
+    // Unvalidated input is the caller's promise; wrap rather than overflow if it is broken.
+    total = static_cast<std::int64_t>(static_cast<std::uint64_t>(total) +
+                                      static_cast<std::uint64_t>(lengths[i]));
     splits[i + 1] = static_cast<S>(total);
   }
   if (validate && total != values.size(0)) {
