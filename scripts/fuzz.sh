@@ -60,7 +60,12 @@ run_one() {  # run_one TARGET: fuzz it, leave its log in $BUILD/logs/TARGET.log
   local -a limit
   if [[ -n $RUNS ]]; then limit=(-runs="$RUNS"); else limit=(-max_total_time="$SECONDS_EACH"); fi
   # -timeout: one input taking 10 s is a hang; -rss_limit_mb: ASan's shadow included.
+  # -entropic=0: the entropic schedule's bookkeeping (UpdateFeatureFrequency, AddRareFeature)
+  # took 53 % of fuzz_searchsorted's time in perf; without it the targets run ~3.5x as many
+  # inputs per second. FUZZ_FLAGS adds (or overrides) libFuzzer flags.
+  # shellcheck disable=SC2086
   "$BUILD/tests/fuzz/fuzz_$t" "${limit[@]}" -timeout=10 -rss_limit_mb=4096 -max_len=1024 \
+    -entropic=0 ${FUZZ_FLAGS:-} \
     -print_final_stats=1 -artifact_prefix="$BUILD/crashes/$t-" "$corpus" \
     >"$BUILD/logs/$t.log" 2>&1
 }
