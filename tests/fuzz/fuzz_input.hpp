@@ -165,4 +165,17 @@ bool same(T a, T b) {
   return a == b;
 }
 
+/// A list of types (or of Types<A, B> pairs) for with_picked_type.
+template <class... Ts>
+struct Types {};
+
+/// Calls `f.template operator()<T>()` with the type of `list` the next byte picks: byte % N
+/// picks the list's entry in order, so a seed keeps its meaning while the list keeps its order.
+template <class... Ts, class F>
+void with_picked_type(Input& in, Types<Ts...> /*list*/, F&& f) {
+  const int picked = in.pick(0, static_cast<int>(sizeof...(Ts)) - 1);
+  int at = 0;
+  (void)((at++ == picked ? (f.template operator()<Ts>(), true) : false) || ...);
+}
+
 }  // namespace tessera_fuzz

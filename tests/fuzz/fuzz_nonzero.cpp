@@ -119,31 +119,9 @@ void run(Input& in) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   Input in(data, size);
-  switch (in.pick(0, 7)) {
-    case 0:
-      run<bool>(in);
-      break;
-    case 1:
-      run<std::uint8_t>(in);
-      break;
-    case 2:
-      run<std::int8_t>(in);
-      break;
-    case 3:
-      run<std::int16_t>(in);
-      break;
-    case 4:
-      run<std::int32_t>(in);
-      break;
-    case 5:
-      run<std::int64_t>(in);
-      break;
-    case 6:
-      run<float>(in);
-      break;
-    default:
-      run<double>(in);
-      break;
-  }
+  with_picked_type(in,
+                   Types<bool, std::uint8_t, std::int8_t, std::int16_t, std::int32_t, std::int64_t,
+                         float, double>{},
+                   [&in]<class T>() { run<T>(in); });
   return 0;
 }

@@ -246,31 +246,9 @@ void with_index(Input& in) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   Input in(data, size);
-  switch (in.pick(0, 7)) {
-    case 0:
-      with_index<float>(in);
-      break;
-    case 1:
-      with_index<double>(in);
-      break;
-    case 2:
-      with_index<std::int32_t>(in);
-      break;
-    case 3:
-      with_index<std::int64_t>(in);
-      break;
-    case 4:
-      with_index<std::int8_t>(in);
-      break;
-    case 5:
-      with_index<std::uint8_t>(in);
-      break;
-    case 6:
-      with_index<std::int16_t>(in);
-      break;
-    default:
-      with_index<bool>(in);
-      break;
-  }
+  with_picked_type(in,
+                   Types<float, double, std::int32_t, std::int64_t, std::int8_t, std::uint8_t,
+                         std::int16_t, bool>{},
+                   [&in]<class T>() { with_index<T>(in); });
   return 0;
 }

@@ -178,30 +178,21 @@ void run(Input& in) {
   }
 }
 
+// (sorted sequence, values) dtype pairs.
+using Pairs =
+    Types<Types<float, float>, Types<double, double>, Types<std::int64_t, std::int64_t>,
+          Types<std::int32_t, std::int32_t>, Types<std::int16_t, std::int16_t>,
+          Types<std::int8_t, std::int8_t>, Types<std::uint8_t, std::uint8_t>,
+          Types<std::int64_t, float>, Types<std::uint8_t, std::int8_t>, Types<float, double>>;
+
+template <class Index, class S, class V>
+void run_pair(Input& in, Types<S, V> /*pair*/) {
+  run<Index, S, V>(in);
+}
+
 template <class Index>
 void dispatch(Input& in) {
-  switch (in.pick(0, 9)) {
-    case 0:
-      return run<Index, float, float>(in);
-    case 1:
-      return run<Index, double, double>(in);
-    case 2:
-      return run<Index, std::int64_t, std::int64_t>(in);
-    case 3:
-      return run<Index, std::int32_t, std::int32_t>(in);
-    case 4:
-      return run<Index, std::int16_t, std::int16_t>(in);
-    case 5:
-      return run<Index, std::int8_t, std::int8_t>(in);
-    case 6:
-      return run<Index, std::uint8_t, std::uint8_t>(in);
-    case 7:
-      return run<Index, std::int64_t, float>(in);
-    case 8:
-      return run<Index, std::uint8_t, std::int8_t>(in);
-    default:
-      return run<Index, float, double>(in);
-  }
+  with_picked_type(in, Pairs{}, [&in]<class Pair>() { run_pair<Index>(in, Pair{}); });
 }
 
 }  // namespace
