@@ -6,10 +6,9 @@
 
 namespace ts = tessera;
 
-int main(int argc, char** argv) try {
-  const auto device = example::parse_device(argc, argv);
-  if (!device) return 2;
-  const ts::Device dev = *device;
+namespace {
+
+int run(const ts::Device dev) {
   example::Stopwatch clock;
 
   // [snippet:bucketize-seed]
@@ -31,7 +30,8 @@ int main(int argc, char** argv) try {
 
   std::cout << "b32 = " << b32 << "\ne = " << e << "\nf = " << f << "\nout = " << out << '\n';
   return 0;
-} catch (const ts::Error& e) {
-  std::cerr << "bucketize: " << e.what() << '\n';
-  return 1;
 }
+
+}  // namespace
+
+int main(int argc, char** argv) { return example::run_example(argc, argv, "bucketize", run); }

@@ -64,6 +64,21 @@ class Stopwatch {
   std::chrono::steady_clock::time_point start_;
 };
 
+/// Everything an example's `main` does besides its body: picks the device from the command
+/// line (exit status 2 when it cannot), then runs `body(device)` and reports a tessera error
+/// as "<name>: <message>" (exit status 1) instead of letting it end the program.
+template <class Body>
+int run_example(int argc, char** argv, std::string_view name, Body body) {
+  const auto device = parse_device(argc, argv);
+  if (!device) return 2;
+  try {
+    return body(*device);
+  } catch (const tessera::Error& e) {
+    std::cerr << name << ": " << e.what() << '\n';
+    return 1;
+  }
+}
+
 /// Prints a list of tensors as Python prints a tuple of them: `(tensor([0, 1]),)`.
 inline void print_tuple(std::ostream& os, const std::vector<tessera::Tensor<std::int64_t>>& ts) {
   os << '(';

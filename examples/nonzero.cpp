@@ -7,10 +7,9 @@
 
 namespace ts = tessera;
 
-int main(int argc, char** argv) try {
-  const auto device = example::parse_device(argc, argv);
-  if (!device) return 2;
-  const ts::Device dev = *device;
+namespace {
+
+int run(const ts::Device dev) {
   example::Stopwatch clock;
 
   // [snippet:nonzero-seed]
@@ -45,7 +44,8 @@ int main(int argc, char** argv) try {
   std::cout << "n = " << n << "\nfixed = " << fixed << "\nbig = " << big << "\nsame = " << same
             << "\nout = " << out << '\n';
   return 0;
-} catch (const ts::Error& e) {
-  std::cerr << "nonzero: " << e.what() << '\n';
-  return 1;
 }
+
+}  // namespace
+
+int main(int argc, char** argv) { return example::run_example(argc, argv, "nonzero", run); }

@@ -39,13 +39,7 @@ Batch make_batch() {
   return b;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) try {
-  const auto device = example::parse_device(argc, argv);
-  if (!device) return 2;
-  const ts::Device dev = *device;
-
+int run(const ts::Device dev) {
   const Batch host = make_batch();
   const auto n_tokens = static_cast<int64_t>(host.tokens.size());
   example::Stopwatch upload;
@@ -111,7 +105,8 @@ int main(int argc, char** argv) try {
   std::cout << "vocabulary table sum " << table_sum << " (expected " << expected_sum << "), "
             << "positions share the row splits: " << std::boolalpha << same_rows << '\n';
   return same_rows && std::abs(table_sum - expected_sum) < 1e-3 * expected_sum ? 0 : 1;
-} catch (const ts::Error& e) {
-  std::cerr << "ragged_batching: " << e.what() << '\n';
-  return 1;
 }
+
+}  // namespace
+
+int main(int argc, char** argv) { return example::run_example(argc, argv, "ragged_batching", run); }

@@ -7,10 +7,9 @@
 
 namespace ts = tessera;
 
-int main(int argc, char** argv) try {
-  const auto device = example::parse_device(argc, argv);
-  if (!device) return 2;
-  const ts::Device dev = *device;
+namespace {
+
+int run(const ts::Device dev) {
   example::Stopwatch clock;
 
   // [snippet:ragged-seed]
@@ -51,7 +50,8 @@ int main(int argc, char** argv) try {
             << "\nbig = " << big << "\nbuckets = " << buckets << "\nfrom_splits = " << from_splits
             << "\nfrom_lengths = " << from_lengths << '\n';
   return 0;
-} catch (const ts::Error& e) {
-  std::cerr << "ragged_range: " << e.what() << '\n';
-  return 1;
 }
+
+}  // namespace
+
+int main(int argc, char** argv) { return example::run_example(argc, argv, "ragged_range", run); }

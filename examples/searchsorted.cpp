@@ -7,10 +7,9 @@
 
 namespace ts = tessera;
 
-int main(int argc, char** argv) try {
-  const auto device = example::parse_device(argc, argv);
-  if (!device) return 2;
-  const ts::Device dev = *device;
+namespace {
+
+int run(const ts::Device dev) {
   example::Stopwatch clock;
 
   // [snippet:searchsorted-seed]
@@ -42,7 +41,8 @@ int main(int argc, char** argv) try {
   std::cout << "i = " << i << "\nr = " << r << "\ni32 = " << i32 << "\ns = " << s << "\nw = " << w
             << "\nu = " << u << "\nout = " << out << '\n';
   return 0;
-} catch (const ts::Error& e) {
-  std::cerr << "searchsorted: " << e.what() << '\n';
-  return 1;
 }
+
+}  // namespace
+
+int main(int argc, char** argv) { return example::run_example(argc, argv, "searchsorted", run); }

@@ -38,13 +38,7 @@ std::vector<float> sensor_series(std::int64_t n) {
   return raw;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) try {
-  const auto device = example::parse_device(argc, argv);
-  if (!device) return 2;
-  const ts::Device dev = *device;
-
+int run(const ts::Device dev) {
   example::Stopwatch make;
   const std::vector<float> host_raw = sensor_series(kSamples);
   auto raw = ts::Tensor<float>::from_vector(host_raw, dev);
@@ -120,7 +114,10 @@ int main(int argc, char** argv) try {
   std::cout << spikes.size(0) << " readings beyond 6 sd; the first at rows "
             << spikes.slice(0, 0, 3).reshape({-1}) << '\n';
   return 0;
-} catch (const ts::Error& e) {
-  std::cerr << "sensor_histogram: " << e.what() << '\n';
-  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return example::run_example(argc, argv, "sensor_histogram", run);
 }

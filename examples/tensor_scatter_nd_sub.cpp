@@ -7,10 +7,9 @@
 
 namespace ts = tessera;
 
-int main(int argc, char** argv) try {
-  const auto device = example::parse_device(argc, argv);
-  if (!device) return 2;
-  const ts::Device dev = *device;
+namespace {
+
+int run(const ts::Device dev) {
   example::Stopwatch clock;
 
   // [snippet:scatter-seed]
@@ -56,7 +55,10 @@ int main(int argc, char** argv) try {
   }
   // [end-snippet]
   return 0;
-} catch (const ts::Error& e) {
-  std::cerr << "tensor_scatter_nd_sub: " << e.what() << '\n';
-  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return example::run_example(argc, argv, "tensor_scatter_nd_sub", run);
 }
