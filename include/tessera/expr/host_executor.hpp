@@ -78,6 +78,27 @@ void host_parallel_for(std::int64_t blocks, const F& f) {
   thrust::for_each_n(host_policy(), thrust::counting_iterator<std::int64_t>(0), blocks, f);
 }
 
+/// Calls `segment(index, first, stop)` for each stretch of a row of `extents` among its elements
+/// [begin, end) in row-major order: elements first..stop-1 along the innermost dimension, with
+/// `index` the multi-index of the stretch's row (its innermost entry is `first`). How the
+/// row-wise executor and reductions walk a block: one seek per stretch, not per element.
+template <class Segment>
+void for_each_row_segment(const Extents& extents, std::int64_t begin, std::int64_t end,
+                          Segment&& segment) {
+  const int last = extents.ndim - 1;
+  const std::int64_t inner = extents.shape[last];
+  std::int64_t index[kMaxDims] = {};
+  extents.unravel(begin, index);
+  for (std::int64_t i = begin; i < end;) {
+    const std::int64_t first = index[last];
+    const std::int64_t stop = std::min(inner, first + (end - i));
+    segment(static_cast<const std::int64_t*>(index), first, stop);
+    i += stop - first;
+    index[last] = inner - 1;  // the next increment starts the next row
+    extents.increment(index);
+  }
+}
+
 struct HostExecutor {
   /// Elements per task: large enough to amortise scheduling, small enough to balance 2+ cores.
   static constexpr std::int64_t kBlock = std::int64_t{1} << 15;
@@ -137,31 +158,22 @@ struct HostExecutor {
     const std::int64_t blocks = (n + kBlock - 1) / kBlock;
     host_parallel_for(blocks, [out, k, n, extents](std::int64_t b) {
       const int last = extents.ndim - 1;
-      const std::int64_t inner = extents.shape[last];
       const std::int64_t out_step = out.strides[last];
-      const std::int64_t begin = b * kBlock;
-      const std::int64_t end = std::min(n, begin + kBlock);
       K cursor = k;
-      std::int64_t index[kMaxDims] = {};
-      extents.unravel(begin, index);
-      for (std::int64_t i = begin; i < end;) {
-        const std::int64_t first = index[last];
-        const std::int64_t stop = std::min(inner, first + (end - i));
-        cursor.seek(index);
-        std::int64_t offset = 0;
-        for (int d = 0; d < last; ++d) offset += index[d] * out.strides[d];
-        Out* const row = out.data + offset;
-        if (out_step == 1 && cursor.unit()) {
-          for (std::int64_t j = first; j < stop; ++j)
-            row[j] = static_cast<Out>(cursor.inner_unit(j));
-        } else {
-          for (std::int64_t j = first; j < stop; ++j)
-            row[j * out_step] = static_cast<Out>(cursor.inner(j));
-        }
-        i += stop - first;
-        index[last] = inner - 1;  // the next increment starts the next row
-        extents.increment(index);
-      }
+      for_each_row_segment(extents, b * kBlock, std::min(n, b * kBlock + kBlock),
+                           [&](const std::int64_t* index, std::int64_t first, std::int64_t stop) {
+                             cursor.seek(index);
+                             std::int64_t offset = 0;
+                             for (int d = 0; d < last; ++d) offset += index[d] * out.strides[d];
+                             Out* const row = out.data + offset;
+                             if (out_step == 1 && cursor.unit()) {
+                               for (std::int64_t j = first; j < stop; ++j)
+                                 row[j] = static_cast<Out>(cursor.inner_unit(j));
+                             } else {
+                               for (std::int64_t j = first; j < stop; ++j)
+                                 row[j * out_step] = static_cast<Out>(cursor.inner(j));
+                             }
+                           });
     });
   }
 
@@ -185,20 +197,13 @@ struct HostExecutor {
         // row of one element (shape [1]).
         Extents rows = extents;
         if (rows.ndim == 0) rows = Extents{1, {1}};
-        const int last = rows.ndim - 1;
         K cursor = k;
-        std::int64_t index[kMaxDims] = {};
-        rows.unravel(begin, index);
-        for (std::int64_t i = begin; i < end;) {
-          const std::int64_t first = index[last];
-          const std::int64_t stop = std::min(rows.shape[last], first + (end - i));
-          cursor.seek(index);
-          for (std::int64_t j = first; j < stop; ++j)
-            acc = combine(acc, static_cast<Acc>(cursor.inner(j)));
-          i += stop - first;
-          index[last] = rows.shape[last] - 1;
-          rows.increment(index);
-        }
+        for_each_row_segment(rows, begin, end,
+                             [&](const std::int64_t* index, std::int64_t first, std::int64_t stop) {
+                               cursor.seek(index);
+                               for (std::int64_t j = first; j < stop; ++j)
+                                 acc = combine(acc, static_cast<Acc>(cursor.inner(j)));
+                             });
       } else {
         std::int64_t index[kMaxDims] = {};
         extents.unravel(begin, index);
