@@ -441,6 +441,56 @@ TYPED_TEST(ScatterFloat, ManyElementRowsKeepIndexOrder) {
 #endif
 }
 
+// The partitioned element schedule on an output too large for 256 buckets of 256 KiB (the
+// buckets grow, the chunks shrink below a share's rows), with lists long enough to be streamed
+// past the caches, strided updates, an odd number of host threads and wrapping uint8 sums: the
+// sequential loop's result, and nothing written when a bad row is late in the last share.
+TEST(ScatterHost, PartitionedScheduleOnHugeOutputsWithStridedUpdates) {
+  std::mt19937_64 rng(21);
+  const std::int64_t n = (std::int64_t{300} << 18) + 3;      // 301 buckets of 2^18 bytes: too many
+  const std::int64_t rows = (std::int64_t{1} << 20) + 1001;  // 8 MiB of (offset, value) pairs
+  std::vector<std::int64_t> idx(static_cast<std::size_t>(rows));
+  for (auto& i : idx) {
+    // Half near the last element (every row of the partial last bucket), half anywhere.
+    i = rng() % 2 ? n - 1 - static_cast<std::int64_t>(rng() % 8)
+                  : static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(n));
+  }
+  std::vector<std::uint8_t> values(static_cast<std::size_t>(n));
+  for (auto& v : values) v = static_cast<std::uint8_t>(rng());
+  std::vector<std::uint8_t> both(static_cast<std::size_t>(rows * 2));
+  for (auto& v : both) v = static_cast<std::uint8_t>(rng());
+  std::vector<std::uint8_t> updates(static_cast<std::size_t>(rows));  // column 1 of `both`
+  for (std::int64_t r = 0; r < rows; ++r) {
+    updates[static_cast<std::size_t>(r)] = both[static_cast<std::size_t>(r * 2 + 1)];
+  }
+  const ts::Shape shape{n};
+  const auto u = Tensor<std::uint8_t>::from_vector(both, {rows, 2}).select(1, 1);
+  ASSERT_FALSE(u.is_contiguous());
+  const auto indices = Tensor<std::int64_t>::from_vector(idx, {rows, 1});
+  const auto expected = reference_scatter(Op::Add, values, shape, idx, 1, updates);
+#if defined(_OPENMP)
+  const int threads_before = omp_get_max_threads();
+  for (int threads : {2, 3}) {
+    omp_set_num_threads(threads);
+#else
+  for (int threads : {1}) {
+#endif
+    SCOPED_TRACE("host threads " + std::to_string(threads));
+    auto t = Tensor<std::uint8_t>::from_vector(values, shape);
+    EXPECT_TRUE(same_bits(t.tensor_scatter_nd_add(indices, u).to_vector(), expected));
+    t.scatter_nd_add_(indices, u);
+    EXPECT_TRUE(same_bits(t.to_vector(), expected));
+    auto late_bad = idx;
+    late_bad[static_cast<std::size_t>(rows - 2)] = n;
+    EXPECT_THROW(t.scatter_nd_add_(Tensor<std::int64_t>::from_vector(late_bad, {rows, 1}), u),
+                 ts::IndexError);
+    EXPECT_TRUE(same_bits(t.to_vector(), expected));
+  }
+#if defined(_OPENMP)
+  omp_set_num_threads(threads_before);
+#endif
+}
+
 // Updates given as an expression are read in place and equal the evaluated expression.
 TYPED_TEST(ScatterFloat, ExpressionUpdatesEqualEvaluatedOnes) {
   using T = typename TypeParam::value_type;
