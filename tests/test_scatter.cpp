@@ -441,17 +441,17 @@ TYPED_TEST(ScatterFloat, ManyElementRowsKeepIndexOrder) {
 #endif
 }
 
-// The partitioned element schedule on an output too large for 256 buckets of 256 KiB (the
-// buckets grow, the chunks shrink below a share's rows), with lists long enough to be streamed
-// past the caches, strided updates, an odd number of host threads and wrapping uint8 sums: the
-// sequential loop's result, and nothing written when a bad row is late in the last share.
-TEST(ScatterHost, PartitionedScheduleOnHugeOutputsWithStridedUpdates) {
+// The element schedules (head/tail with 2 host threads, buckets with 3) on a 78 MB output with
+// 1M rows, half of them into its last few elements, with strided updates (read through the
+// updates' extents, not linearly) and wrapping uint8 sums: the sequential loop's result, and
+// nothing written when a bad row is late in the last rows.
+TEST(ScatterHost, ElementSchedulesOnLargeOutputsWithStridedUpdates) {
   std::mt19937_64 rng(21);
-  const std::int64_t n = (std::int64_t{300} << 18) + 3;      // 301 buckets of 2^18 bytes: too many
-  const std::int64_t rows = (std::int64_t{1} << 20) + 1001;  // 8 MiB of (offset, value) pairs
+  const std::int64_t n = (std::int64_t{300} << 18) + 3;  // 2400 buckets of 2^15, a partial one
+  const std::int64_t rows = (std::int64_t{1} << 20) + 1001;
   std::vector<std::int64_t> idx(static_cast<std::size_t>(rows));
   for (auto& i : idx) {
-    // Half near the last element (every row of the partial last bucket), half anywhere.
+    // Half near the last element (the partial last bucket), half anywhere.
     i = rng() % 2 ? n - 1 - static_cast<std::int64_t>(rng() % 8)
                   : static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(n));
   }

@@ -16,13 +16,8 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <vector>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "tessera/core/device.hpp"
 #include "tessera/core/storage.hpp"
@@ -48,56 +43,12 @@ inline constexpr std::int64_t kScatterBucketedRows = std::int64_t{1} << 16;
 /// Index rows filed per task of the bucketed schedule (their indices stay in L2 between the
 /// counting and the filing loop).
 inline constexpr std::int64_t kScatterFileBlock = std::int64_t{1} << 15;
-/// Output bytes per bucket of the partitioned element schedule: half of a 512 KiB L2, so that a
-/// bucket's read-modify-writes stay in L2 while its list streams past.
-inline constexpr std::int64_t kScatterBucketBytes = std::int64_t{1} << 18;
-/// At most this many buckets (each is a staging line and a write stream per thread); larger
-/// outputs get larger buckets.
-inline constexpr std::int64_t kScatterMaxBuckets = 256;
-/// Pairs per chunk of a bucket's list, at most (fewer when there are many buckets per row).
-inline constexpr std::int64_t kScatterChunkPairs = 4096;
-/// Lists of more bytes than this go past the caches (they could not stay in L3 until read).
-inline constexpr std::int64_t kScatterStreamBytes = std::int64_t{8} << 20;
 
 template <class T>
 struct ScatterPair {
   std::uint32_t offset;  ///< within the bucket
   T value;
 };
-
-/// One cache line of pairs, filled in L1 and then written out whole.
-template <class T>
-struct alignas(64) ScatterLine {
-  static constexpr std::int64_t kPairs =
-      sizeof(ScatterPair<T>) <= 64 ? 64 / static_cast<std::int64_t>(sizeof(ScatterPair<T>)) : 1;
-  ScatterPair<T> pairs[kPairs];
-};
-
-/// Copies a full staging line to `dst` (64-byte aligned), with `stream` past the caches where the
-/// target can: a long list is read again only after every row is filed, so fetching its lines
-/// first (the write-allocate of a plain store) would only double the filing pass's traffic.
-template <class T>
-inline void scatter_stream_line(ScatterPair<T>* dst, const ScatterLine<T>& line, bool stream) {
-#if defined(__SSE2__)
-  if (sizeof(line.pairs) == 64 && stream) {
-    auto* const d = reinterpret_cast<__m128i*>(dst);
-    const auto* const s = reinterpret_cast<const __m128i*>(line.pairs);
-    _mm_stream_si128(d, _mm_load_si128(s));
-    _mm_stream_si128(d + 1, _mm_load_si128(s + 1));
-    _mm_stream_si128(d + 2, _mm_load_si128(s + 2));
-    _mm_stream_si128(d + 3, _mm_load_si128(s + 3));
-    return;
-  }
-#endif
-  std::memcpy(static_cast<void*>(dst), static_cast<const void*>(line.pairs), sizeof(line.pairs));
-}
-
-/// Orders the streaming stores above before what follows (another thread reads the lists).
-inline void scatter_stream_fence() {
-#if defined(__SSE2__)
-  _mm_sfence();
-#endif
-}
 
 /// Asks for the cache line of `p` ahead of a read-modify-write (where the compiler can).
 template <class T>
@@ -323,148 +274,6 @@ std::int64_t scatter_host_head_tail(T* out, const T* source, std::int64_t numel,
   return lowest_bad;
 }
 
-/// The element schedule (slice_size == 1) for many rows on two or more threads: a partition
-/// into buckets of the output that fit in L2, with no counting pass and no sorting.
-///
-/// Phase 1: each of `parts` threads files its contiguous share of the rows as (offset, value)
-/// pairs into one list per bucket. A pair goes into the bucket's 64-byte staging line (all of
-/// them live in L1); a full line is streamed out to the list with non-temporal stores, so the
-/// pass moves each index, update and pair through memory once and never reads the lists' lines
-/// before writing them. A list is a chain of chunks taken in turn from the thread's region of
-/// one buffer (`owner` says whose chunk is whose), so nothing is counted in advance. With
-/// `check` a bad row ends its thread's filing, and nothing is written anywhere but the lists.
-///
-/// Phase 2: each bucket, on some thread, applies the lists of thread 0, then 1, ... in order:
-/// every element sees its updates in index order (TensorFlow's sequential loop, bit for bit),
-/// and its read-modify-writes hit L2. The copying form copies the bucket from `source` first.
-template <class Op, class T, class Index, class K>
-std::int64_t scatter_host_partitioned(T* out, const T* source, std::int64_t numel,
-                                      const ScatterGeometry& g, const Index* indices,
-                                      std::int64_t rows, const K& updates, const Extents& extents,
-                                      bool linear, bool check, int threads) {
-  using Pair = ScatterPair<T>;
-  using Line = ScatterLine<T>;
-  constexpr std::int64_t kLinePairs = Line::kPairs;
-  int bits = 0;
-  while ((std::int64_t{2} << bits) * static_cast<std::int64_t>(sizeof(T)) <= kScatterBucketBytes) {
-    ++bits;
-  }
-  while (((numel - 1) >> bits) + 1 > kScatterMaxBuckets) ++bits;
-  const std::int64_t buckets = ((numel - 1) >> bits) + 1;
-  const std::int64_t mask = (std::int64_t{1} << bits) - 1;
-  const std::int64_t parts = std::max(1, threads);
-  const std::int64_t share = (rows + parts - 1) / parts;
-  std::int64_t chunk = kScatterChunkPairs;  // a power of two and a multiple of a line
-  while (chunk > 64 * kLinePairs && chunk * buckets > share) chunk /= 2;
-  // Full chunks hold a share's pairs; each bucket adds at most one that is not full.
-  const std::int64_t chunks_per_part = share / chunk + buckets;
-  // Through Storage: the lists come from the host block cache, already mapped; 64-byte aligned,
-  // as are all chunks (whole lines).
-  const auto pool_bytes = static_cast<std::size_t>(parts * chunks_per_part * chunk) * sizeof(Pair);
-  const Storage storage = Storage::allocate(pool_bytes, Device::cpu());
-  const bool stream = static_cast<std::int64_t>(rows * sizeof(Pair)) > kScatterStreamBytes;
-  auto* const pool = static_cast<Pair*>(storage.data());
-  std::vector<std::int32_t> owner(static_cast<std::size_t>(parts * chunks_per_part));
-  std::vector<std::int64_t> used(static_cast<std::size_t>(parts), 0);          // chunks taken
-  std::vector<std::int64_t> last(static_cast<std::size_t>(parts * buckets));   // current chunk
-  std::vector<std::int64_t> count(static_cast<std::size_t>(parts * buckets));  // pairs in it
-  std::vector<std::int64_t> bad(static_cast<std::size_t>(parts), rows);
-  host_parallel_for(parts, [&](std::int64_t part) {
-    const ScatterGeometry geo = g;  // a local copy: the stores below cannot alias it
-    const std::int64_t begin = std::min(rows, part * share);
-    const std::int64_t end = std::min(rows, begin + share);
-    Pair* const base = pool + part * chunks_per_part * chunk;
-    std::int32_t* const owners = owner.data() + part * chunks_per_part;
-    std::int64_t* const lasts = last.data() + part * buckets;
-    std::int64_t taken = 0;
-    const auto stage = std::make_unique<Line[]>(static_cast<std::size_t>(buckets));
-    const auto fill = std::make_unique<std::int64_t[]>(static_cast<std::size_t>(buckets));
-    const auto cursor = std::make_unique<Pair*[]>(static_cast<std::size_t>(buckets));
-    for (std::int64_t b = 0; b < buckets; ++b) {
-      owners[taken] = static_cast<std::int32_t>(b);
-      lasts[b] = taken;
-      cursor[b] = base + taken * chunk;
-      fill[b] = 0;
-      ++taken;
-    }
-    std::int64_t first_bad = rows;
-    auto run = [&](auto update) {
-      Line* const lines = stage.get();
-      std::int64_t* const fills = fill.get();
-      Pair** const cursors = cursor.get();
-      for (std::int64_t i = begin; i < end; ++i) {
-        const std::int64_t at = geo.slice_of(indices + i * geo.k);
-        if (at < 0) {
-          if (first_bad == rows) first_bad = i;
-          if (check) return;
-          continue;
-        }
-        const std::int64_t b = at >> bits;
-        const std::int64_t k = fills[b];
-        lines[b].pairs[k] = {static_cast<std::uint32_t>(at & mask), update(i)};
-        if (k + 1 < kLinePairs) {
-          fills[b] = k + 1;
-          continue;
-        }
-        // A full line: out it goes; a full chunk: the bucket takes the thread's next one.
-        fills[b] = 0;
-        scatter_stream_line(cursors[b], lines[b], stream);
-        cursors[b] += kLinePairs;
-        if (((cursors[b] - base) & (chunk - 1)) == 0) {
-          owners[taken] = static_cast<std::int32_t>(b);
-          lasts[b] = taken;
-          cursors[b] = base + taken * chunk;
-          ++taken;
-        }
-      }
-    };
-    if (linear) {
-      run([&updates](std::int64_t i) { return static_cast<T>(updates.linear(i)); });
-    } else {
-      run([&](std::int64_t i) { return scatter_update_at<T>(updates, extents, false, i); });
-    }
-    for (std::int64_t b = 0; b < buckets; ++b) {
-      std::copy(stage[b].pairs, stage[b].pairs + fill[b], cursor[b]);
-      count[part * buckets + b] = (cursor[b] - base) - lasts[b] * chunk + fill[b];
-    }
-    used[part] = taken;
-    bad[part] = first_bad;
-    scatter_stream_fence();
-  });
-  // Parts hold increasing rows: the first part with a bad row holds the lowest one.
-  std::int64_t lowest_bad = rows;
-  for (std::int64_t part = 0; part < parts && lowest_bad == rows; ++part) lowest_bad = bad[part];
-  if (check && lowest_bad < rows) return lowest_bad;  // nothing written outside the lists
-  host_parallel_for(buckets, [&](std::int64_t b) {
-    const std::int64_t lo = b << bits;
-    const std::int64_t hi = std::min(numel, lo + mask + 1);
-    T* const dst = out + lo;
-    if (source != nullptr) {
-      std::copy(source + lo, source + hi, dst);
-    } else {
-      // Fetch the bucket in order (the prefetcher streams it) rather than miss by miss.
-      for (std::int64_t e = 0; e < hi - lo; e += 64 / static_cast<std::int64_t>(sizeof(T))) {
-        scatter_prefetch_for_write(dst + e);
-      }
-    }
-    for (std::int64_t part = 0; part < parts; ++part) {
-      const Pair* const base = pool + part * chunks_per_part * chunk;
-      const std::int32_t* const owners = owner.data() + part * chunks_per_part;
-      const std::int64_t current = last[part * buckets + b];
-      for (std::int64_t c = 0; c < used[part]; ++c) {
-        if (owners[c] != b) continue;
-        const Pair* const p = base + c * chunk;
-        const std::int64_t n = c == current ? count[part * buckets + b] : chunk;
-        for (std::int64_t j = 0; j < n; ++j) {
-          T& x = dst[p[j].offset];
-          x = Op::apply(x, p[j].value);
-        }
-      }
-    }
-  });
-  return lowest_bad;
-}
-
 /// Applies `Op` for every index row to `out` (contiguous, `numel` elements), reading update
 /// element p (row-major over the updates' shape `extents`) as T(updates.linear(p)) when
 /// `linear`, else through `updates.at`. When `source` is given, each thread first copies its
@@ -478,11 +287,6 @@ std::int64_t scatter_host(T* out, const T* source, std::int64_t numel, const Sca
                           const Index* indices, std::int64_t rows, const K& updates,
                           const Extents& extents, bool linear, bool check, int threads) {
   const std::int64_t S = g.slice_size;
-  if (S == 1 && threads >= 2 && rows >= kScatterBucketedRows &&
-      numel * static_cast<std::int64_t>(sizeof(T)) > kScatterBucketBytes) {
-    return scatter_host_partitioned<Op>(out, source, numel, g, indices, rows, updates, extents,
-                                        linear, check, threads);
-  }
   if (S == 1 && threads == 2 && rows >= kScatterBucketedRows && numel <= std::int64_t{UINT32_MAX}) {
     return scatter_host_head_tail<Op>(out, source, numel, g, indices, rows, updates, extents,
                                       linear, check);
