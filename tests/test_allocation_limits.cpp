@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <string>
 
@@ -50,6 +51,31 @@ TEST(AllocationLimits, FromValueRowidsWhoseLastIdIsInt64MaxRaisesValueError) {
   const auto values = Tensor<float>::ones({1});
   const auto ids = Tensor<std::int64_t>::full({1}, std::numeric_limits<std::int64_t>::max());
   EXPECT_THROW((void)ts::RaggedTensor<float>::from_value_rowids(values, ids), ts::ValueError);
+}
+
+TEST(AllocationLimits, FromValueRowidsWhoseNrowsExceedsInt32RowPartitionRaisesValueError) {
+  // Found by fuzz_ragged: int32 row ids ending at INT32_MAX made nrows = 2^31, and the call
+  // asked for 2^31 + 1 int32 splits (8.6 GB) instead of refusing a row count its int32 row
+  // partition cannot hold. Nothing is allocated now, with or without an explicit nrows.
+  const auto values = Tensor<float>::ones({2});
+  const auto ids = ts::tensor<std::int32_t>({0, std::numeric_limits<std::int32_t>::max()});
+  using R = ts::RaggedTensor<float, std::int32_t>;
+  for (const auto& call : std::vector<std::function<void()>>{
+           [&] { (void)R::from_value_rowids(values, ids); },
+           [&] { (void)R::from_value_rowids(values, ids, std::int64_t{1} << 31); },
+           [&] { (void)R::from_value_rowids(values, ids, std::int64_t{1} << 52); }}) {
+    try {
+      call();
+      ADD_FAILURE() << "no error";
+    } catch (const ts::ValueError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("RaggedTensor::from_value_rowids:"), std::string::npos) << what;
+      EXPECT_NE(what.find("int32"), std::string::npos) << what;
+    }
+  }
+  // A row count that fits still works (rows past the last id are empty).
+  const auto ids_small = ts::tensor<std::int32_t>({0, 1});
+  EXPECT_EQ(R::from_value_rowids(values, ids_small, 5).nrows(), 5);
 }
 
 TEST(AllocationLimits, FromRowLengthsNearInt64MaxRaiseValueErrorWithoutOverflow) {

@@ -80,6 +80,11 @@ RaggedTensor<T, S> RaggedTensor<T, S>::from_value_rowids(const Tensor<T>& values
                               " values");
   }
   if (nrows < 0) detail::raise<ValueError>(op, "nrows must be >= 0, got ", nrows);
+  // The row partition counts rows in S (TensorFlow's nrows has the splits' dtype).
+  if (nrows > static_cast<std::int64_t>(std::numeric_limits<S>::max())) {
+    detail::raise<ValueError>(op, "nrows = ", nrows, " does not fit the ", dtype_name(dtype_v<S>),
+                              " row partition");
+  }
   for (std::int64_t k = 0; validate && k < n; ++k) {
     const auto id = static_cast<std::int64_t>(ids[k]);
     if (id < 0 || id >= nrows) {
@@ -116,9 +121,11 @@ RaggedTensor<T, S> RaggedTensor<T, S>::from_value_rowids(const Tensor<T>& values
   std::int64_t nrows = 0;
   if (value_rowids.dim() == 1 && value_rowids.numel() > 0) {
     const auto last = static_cast<std::int64_t>(value_rowids.at({-1}));
-    if (last == std::numeric_limits<std::int64_t>::max()) {
+    // nrows = last + 1 must be an S, as in TensorFlow (where the sum is taken in S).
+    if (last == static_cast<std::int64_t>(std::numeric_limits<S>::max())) {
       detail::raise<ValueError>("RaggedTensor::from_value_rowids", "value_rowids[-1] = ", last,
-                                " leaves no room for nrows = value_rowids[-1] + 1");
+                                " leaves no room for nrows = value_rowids[-1] + 1 in ",
+                                dtype_name(dtype_v<S>));
     }
     nrows = last + 1;
   }
