@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
@@ -354,6 +355,24 @@ TYPED_TEST(ScatterFloat, ParallelEqualsSequentialLoopBitForBit) {
   }
 }
 
+// Runs `body` with the host pool at each of `counts` threads (once, on the one thread there
+// is, without OpenMP), naming the count in failures; the pool's size is restored afterwards.
+template <class Body>
+void with_host_threads(std::initializer_list<int> counts, Body body) {
+#if defined(_OPENMP)
+  const int before = omp_get_max_threads();
+  for (int threads : counts) {
+    omp_set_num_threads(threads);
+    SCOPED_TRACE("host threads " + std::to_string(threads));
+    body();
+  }
+  omp_set_num_threads(before);
+#else
+  (void)counts;
+  body();
+#endif
+}
+
 // The element schedules for many rows (head/tail with two host threads, buckets with more):
 // partial buckets, rows that are no multiple of anything, duplicates on both sides of every
 // bucket edge and of the middle of the output, and bad rows late in the tail keep the
@@ -383,14 +402,7 @@ TYPED_TEST(ScatterFloat, ManyElementRowsKeepIndexOrder) {
   const auto t = Tensor<T>::from_vector(values, shape, device);
   const auto indices = Tensor<std::int64_t>::from_vector(idx, {rows, 1}, device);
   const auto u = Tensor<T>::from_vector(updates, {rows}, device);
-#if defined(_OPENMP)
-  const int threads_before = omp_get_max_threads();
-  for (int threads : {2, 4}) {
-    omp_set_num_threads(threads);
-#else
-  for (int threads : {1}) {
-#endif
-    SCOPED_TRACE("host threads " + std::to_string(threads));
+  with_host_threads({2, 4}, [&] {
     const ts::ScatterOptions options{.deterministic = true};
     for (Op op : {Op::Sub, Op::Update}) {
       const auto expected = reference_scatter(op, values, shape, idx, 1, updates);
@@ -435,10 +447,7 @@ TYPED_TEST(ScatterFloat, ManyElementRowsKeepIndexOrder) {
                      Tensor<std::int64_t>::from_vector(wide_idx, {few, 1}, device), few_u),
                  ts::IndexError);
     EXPECT_TRUE(same_bits(wide_t.to_vector(), wide_before));
-  }
-#if defined(_OPENMP)
-  omp_set_num_threads(threads_before);
-#endif
+  });
 }
 
 // The element schedules (head/tail with 2 host threads, buckets with 3) on a 78 MB output with
@@ -468,14 +477,7 @@ TEST(ScatterHost, ElementSchedulesOnLargeOutputsWithStridedUpdates) {
   ASSERT_FALSE(u.is_contiguous());
   const auto indices = Tensor<std::int64_t>::from_vector(idx, {rows, 1});
   const auto expected = reference_scatter(Op::Add, values, shape, idx, 1, updates);
-#if defined(_OPENMP)
-  const int threads_before = omp_get_max_threads();
-  for (int threads : {2, 3}) {
-    omp_set_num_threads(threads);
-#else
-  for (int threads : {1}) {
-#endif
-    SCOPED_TRACE("host threads " + std::to_string(threads));
+  with_host_threads({2, 3}, [&] {
     auto t = Tensor<std::uint8_t>::from_vector(values, shape);
     EXPECT_TRUE(same_bits(t.tensor_scatter_nd_add(indices, u).to_vector(), expected));
     t.scatter_nd_add_(indices, u);
@@ -485,10 +487,7 @@ TEST(ScatterHost, ElementSchedulesOnLargeOutputsWithStridedUpdates) {
     EXPECT_THROW(t.scatter_nd_add_(Tensor<std::int64_t>::from_vector(late_bad, {rows, 1}), u),
                  ts::IndexError);
     EXPECT_TRUE(same_bits(t.to_vector(), expected));
-  }
-#if defined(_OPENMP)
-  omp_set_num_threads(threads_before);
-#endif
+  });
 }
 
 // Updates given as an expression are read in place and equal the evaluated expression.
