@@ -87,6 +87,39 @@ std::int64_t scatter_first_bad_row_host(const ScatterGeometry& g, const Index* i
   return rows;
 }
 
+/// Calls `body(at, update)` for the index rows [begin, end) that name an element of `g`, in
+/// order; the first row that names none goes to `bad` (if `bad` is still `rows`), and with
+/// `check` it ends the walk. Whether the updates are read linearly is decided once, outside the
+/// loop. With `prefetch_base`, each row asks for its element kScatterPrefetchRows rows ahead:
+/// the read-modify-writes then overlap their cache misses instead of waiting on each.
+template <class T, class Index, class K, class Body>
+void scatter_for_element_rows(const ScatterGeometry& g, const Index* indices, std::int64_t begin,
+                              std::int64_t end, std::int64_t rows, const K& updates,
+                              const Extents& extents, bool linear, bool check,
+                              const T* prefetch_base, std::int64_t& bad, Body&& body) {
+  const ScatterGeometry geo = g;  // a local copy: the body's stores cannot alias it
+  auto run = [&](auto update) {
+    for (std::int64_t i = begin; i < end; ++i) {
+      if (prefetch_base != nullptr && i + kScatterPrefetchRows < end) {
+        const std::int64_t ahead = geo.slice_of(indices + (i + kScatterPrefetchRows) * geo.k);
+        if (ahead >= 0) scatter_prefetch_for_write(prefetch_base + ahead);
+      }
+      const std::int64_t at = geo.slice_of(indices + i * geo.k);
+      if (at < 0) {
+        if (bad == rows) bad = i;
+        if (check) return;
+        continue;
+      }
+      body(at, update(i));
+    }
+  };
+  if (linear) {
+    run([&updates](std::int64_t i) { return static_cast<T>(updates.linear(i)); });
+  } else {
+    run([&](std::int64_t i) { return scatter_update_at<T>(updates, extents, false, i); });
+  }
+}
+
 /// The element schedule (slice_size == 1) with buckets; see the file comment. Rows are filed
 /// block by block (a block's indices are read twice, the second time from cache): block j's
 /// pairs occupy rows [j * kScatterFileBlock, ...) of the pair array, bucket by bucket. With
@@ -208,27 +241,8 @@ std::int64_t scatter_host_head_tail(T* out, const T* source, std::int64_t numel,
   // to `bad` (and ends the loop with `check`: the scatter is abandoned).
   auto for_rows = [&](std::int64_t begin, std::int64_t end, std::int64_t& bad, bool prefetch,
                       auto&& body) {
-    const ScatterGeometry geo = g;  // a local copy: the stores below cannot alias it
-    auto run = [&](auto update) {
-      for (std::int64_t i = begin; i < end; ++i) {
-        if (prefetch && i + kScatterPrefetchRows < end) {
-          const std::int64_t ahead = geo.slice_of(indices + (i + kScatterPrefetchRows) * geo.k);
-          if (ahead >= 0) scatter_prefetch_for_write(target + ahead);
-        }
-        const std::int64_t at = geo.slice_of(indices + i * geo.k);
-        if (at < 0) {
-          if (bad == rows) bad = i;
-          if (check) return;
-          continue;
-        }
-        body(at, update(i));
-      }
-    };
-    if (linear) {
-      run([&updates](std::int64_t i) { return static_cast<T>(updates.linear(i)); });
-    } else {
-      run([&](std::int64_t i) { return scatter_update_at<T>(updates, extents, false, i); });
-    }
+    scatter_for_element_rows<T>(g, indices, begin, end, rows, updates, extents, linear, check,
+                                prefetch ? target : nullptr, bad, body);
   };
   host_parallel_for(2, [&](std::int64_t part) {
     if (part == 0) {
@@ -303,6 +317,16 @@ std::int64_t scatter_host(T* out, const T* source, std::int64_t numel, const Sca
   const std::int64_t work = rows * S + (source != nullptr ? numel : 0);
   const std::int64_t parts =
       std::max<std::int64_t>(1, std::min<std::int64_t>(threads, work / kScatterSerialWork));
+  if (S == 1 && parts == 1) {
+    // One thread, element updates: the sequential loop itself, with its misses overlapped.
+    if (source != nullptr) std::copy(source, source + numel, out);
+    std::int64_t bad = rows;
+    // With a source and `check`, a bad row abandons `out` (the caller drops it).
+    scatter_for_element_rows<T>(g, indices, 0, rows, rows, updates, extents, linear,
+                                check && source != nullptr, out, bad,
+                                [out](std::int64_t at, T u) { out[at] = Op::apply(out[at], u); });
+    return bad;
+  }
   std::int64_t first_bad = rows;
   host_parallel_for(parts, [&](std::int64_t part) {
     const ScatterGeometry geo = g;  // a local copy: the stores below cannot alias it
