@@ -106,9 +106,9 @@ template <class S>
 }  // namespace tessera::detail::ragged_ops
 
 /// Instantiates X(T, S) for every element type of ragged::range and both split types.
-#define TESSERA_FOR_EACH_RAGGED_RANGE_TYPE(X)                                 \
-  X(std::int32_t, std::int32_t)                                               \
-  X(std::int32_t, std::int64_t)                                               \
-  X(std::int64_t, std::int32_t)                                               \
-  X(std::int64_t, std::int64_t) X(float, std::int32_t) X(float, std::int64_t) \
-      X(double, std::int32_t) X(double, std::int64_t)
+#define TESSERA_FOR_EACH_RAGGED_RANGE_TYPE(X) \
+  X(std::int32_t, std::int32_t)               \
+  X(std::int32_t, std::int64_t)               \
+  X(std::int64_t, std::int32_t)               \
+  X(std::int64_t, std::int64_t)               \
+  X(float, std::int32_t) X(float, std::int64_t) X(double, std::int32_t) X(double, std::int64_t)
