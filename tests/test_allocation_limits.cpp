@@ -5,8 +5,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <limits>
 #include <string>
+#include <string_view>
 
 #include "tessera/tessera.hpp"
 
@@ -18,6 +20,20 @@ namespace {
 
 namespace ts = tessera;
 using ts::Tensor;
+
+// `call()` must raise ValueError whose message contains every one of `parts`.
+void expect_value_error_naming(const std::function<void()>& call,
+                               std::initializer_list<std::string_view> parts) {
+  try {
+    call();
+    ADD_FAILURE() << "no ValueError";
+  } catch (const ts::ValueError& e) {
+    const std::string what = e.what();
+    for (const std::string_view part : parts) {
+      EXPECT_NE(what.find(part), std::string::npos) << what;
+    }
+  }
+}
 
 TEST(AllocationLimits, AllocationBeyondMemoryRaisesTesseraError) {
   // 2^42 floats = 16 TiB: no machine here has it; the request must fail as a tessera::Error.
@@ -64,14 +80,7 @@ TEST(AllocationLimits, FromValueRowidsWhoseNrowsExceedsInt32RowPartitionRaisesVa
            [&] { (void)R::from_value_rowids(values, ids); },
            [&] { (void)R::from_value_rowids(values, ids, std::int64_t{1} << 31); },
            [&] { (void)R::from_value_rowids(values, ids, std::int64_t{1} << 52); }}) {
-    try {
-      call();
-      ADD_FAILURE() << "no error";
-    } catch (const ts::ValueError& e) {
-      const std::string what = e.what();
-      EXPECT_NE(what.find("RaggedTensor::from_value_rowids:"), std::string::npos) << what;
-      EXPECT_NE(what.find("int32"), std::string::npos) << what;
-    }
+    expect_value_error_naming(call, {"RaggedTensor::from_value_rowids:", "int32"});
   }
   // A row count that fits still works (rows past the last id are empty).
   const auto ids_small = ts::tensor<std::int32_t>({0, 1});
@@ -83,14 +92,9 @@ TEST(AllocationLimits, FromRowLengthsNearInt64MaxRaiseValueErrorWithoutOverflow)
   // signed overflow (UBSan) before the check against the number of values.
   const auto values = Tensor<float>::ones({4});
   const auto lengths = ts::tensor<std::int64_t>({3, std::numeric_limits<std::int64_t>::max()});
-  try {
-    (void)ts::RaggedTensor<float>::from_row_lengths(values, lengths);
-    ADD_FAILURE() << "no ValueError";
-  } catch (const ts::ValueError& e) {
-    const std::string what = e.what();
-    EXPECT_NE(what.find("from_row_lengths"), std::string::npos) << what;
-    EXPECT_NE(what.find("9223372036854775810"), std::string::npos) << what;  // 3 + INT64_MAX
-  }
+  expect_value_error_naming(
+      [&] { (void)ts::RaggedTensor<float>::from_row_lengths(values, lengths); },
+      {"from_row_lengths", "9223372036854775810"});  // 3 + INT64_MAX
 }
 
 TEST(AllocationLimits, FromValueRowidsWhoseSplitsOverflowInt64BytesNamesTheOp) {
@@ -99,14 +103,8 @@ TEST(AllocationLimits, FromValueRowidsWhoseSplitsOverflowInt64BytesNamesTheOp) {
   // Tensor::empty ("empty: shape ... needs more bytes than fit in int64"), not naming the op.
   const auto values = Tensor<float>::ones({1});
   const auto ids = Tensor<std::int64_t>::full({1}, 2523081471497871365);
-  try {
-    (void)ts::RaggedTensor<float>::from_value_rowids(values, ids);
-    ADD_FAILURE() << "no ValueError";
-  } catch (const ts::ValueError& e) {
-    const std::string what = e.what();
-    EXPECT_NE(what.find("RaggedTensor::from_value_rowids:"), std::string::npos) << what;
-    EXPECT_NE(what.find("2523081471497871366"), std::string::npos) << what;
-  }
+  expect_value_error_naming([&] { (void)ts::RaggedTensor<float>::from_value_rowids(values, ids); },
+                            {"RaggedTensor::from_value_rowids:", "2523081471497871366"});
 }
 
 }  // namespace
