@@ -1,0 +1,219 @@
+// The host scatter's parallel schedules (ranges per thread, head/tail, buckets) against the
+// sequential loop, bit for bit: float sums in index order whatever the thread count, duplicates
+// across every schedule's seams, bad rows late in a schedule, strided updates (the reference
+// loop is tests/support/scatter_reference.hpp).
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <initializer_list>
+#include <random>
+#include <string>
+#include <vector>
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+#include "support/scatter_reference.hpp"
+#include "support/typed.hpp"
+#include "tessera/tessera.hpp"
+
+namespace {
+
+namespace ts = tessera;
+using ts::Tensor;
+using namespace tessera_test::scatter;
+
+template <class C>
+class ScatterFloat : public tessera_test::Typed<C> {};
+TYPED_TEST_SUITE(ScatterFloat, tessera_test::FloatCases, tessera_test::CaseName);
+
+TYPED_TEST(ScatterFloat, ParallelEqualsSequentialLoopBitForBit) {
+  using T = typename TypeParam::value_type;
+  const auto device = this->device();
+  std::mt19937_64 rng(3);
+  std::normal_distribution<double> normal;
+  // 1 << 17 elements: several buckets of the element schedule; rows of 33: range split.
+  for (const ts::Shape& shape : {ts::Shape{1 << 17}, ts::Shape{1024, 33}}) {
+    const std::int64_t rows = shape.size() == 1 ? (1 << 20) : 20000;
+    std::vector<std::int64_t> idx;
+    for (std::int64_t i = 0; i < rows; ++i) {
+      idx.push_back(std::uniform_int_distribution<std::int64_t>(0, shape[0] - 1)(rng));
+    }
+    const std::int64_t slice = shape.numel() / shape[0];
+    std::vector<T> values(static_cast<std::size_t>(shape.numel()));
+    std::vector<T> updates(static_cast<std::size_t>(rows * slice));
+    for (auto& v : values) v = static_cast<T>(normal(rng));
+    for (auto& v : updates) v = static_cast<T>(normal(rng));
+    const auto t = Tensor<T>::from_vector(values, shape, device);
+    const auto indices = Tensor<std::int64_t>::from_vector(idx, {rows, 1}, device);
+    ts::Shape ushape{rows};
+    if (shape.size() == 2) ushape = ts::Shape{rows, shape[1]};
+    const auto u = Tensor<T>::from_vector(updates, ushape, device);
+    const ts::ScatterOptions options{.deterministic = true};
+    for (Op op : {Op::Sub, Op::Add, Op::Update, Op::Max}) {
+      const auto expected = reference_scatter(op, values, shape, idx, 1, updates);
+      for (int run = 0; run < 5; ++run) {
+        EXPECT_TRUE(same_bits(call(op, t, indices, u, options).to_vector(), expected))
+            << op_name(op) << " run " << run << " shape " << shape.str();
+      }
+      auto in_place = t.clone();
+      call_(op, in_place, indices, u, options);
+      EXPECT_TRUE(same_bits(in_place.to_vector(), expected)) << op_name(op);
+    }
+    // Ignore: every 1000th row out of bounds (negative or past the end) is skipped.
+    auto bad_idx = idx;
+    for (std::size_t r = 999; r < bad_idx.size(); r += 1000) {
+      bad_idx[r] = r % 2000 == 999 ? -1 - bad_idx[r] : shape[0] + bad_idx[r];
+    }
+    const auto bad_indices = Tensor<std::int64_t>::from_vector(bad_idx, {rows, 1}, device);
+    const auto skipped = reference_scatter(Op::Sub, values, shape, bad_idx, 1, updates);
+    const ts::ScatterOptions ignore{.out_of_bounds = ts::OutOfBounds::Ignore,
+                                    .deterministic = true};
+    EXPECT_TRUE(same_bits(t.tensor_scatter_nd_sub(bad_indices, u, ignore).to_vector(), skipped));
+    auto in_place = t.clone();
+    in_place.scatter_nd_sub_(bad_indices, u, ignore);
+    EXPECT_TRUE(same_bits(in_place.to_vector(), skipped));
+    EXPECT_THROW(in_place.scatter_nd_sub_(bad_indices, u), ts::IndexError);
+    EXPECT_TRUE(same_bits(in_place.to_vector(), skipped));
+  }
+}
+
+// Runs `body` with the host pool at each of `counts` threads (once, on the one thread there
+// is, without OpenMP), naming the count in failures; the pool's size is restored afterwards.
+template <class Body>
+void with_host_threads(std::initializer_list<int> counts, Body body) {
+#if defined(_OPENMP)
+  const int before = omp_get_max_threads();
+  for (int threads : counts) {
+    omp_set_num_threads(threads);
+    SCOPED_TRACE("host threads " + std::to_string(threads));
+    body();
+  }
+  omp_set_num_threads(before);
+#else
+  (void)counts;
+  body();
+#endif
+}
+
+// The element schedules for many rows (head/tail with two host threads, buckets with more):
+// partial buckets, rows that are no multiple of anything, duplicates on both sides of every
+// bucket edge and of the middle of the output, and bad rows late in the tail keep the
+// sequential loop's bits and the untouched-on-error rule.
+TYPED_TEST(ScatterFloat, ManyElementRowsKeepIndexOrder) {
+  using T = typename TypeParam::value_type;
+  const auto device = this->device();
+  std::mt19937_64 rng(11);
+  std::normal_distribution<double> normal;
+  const std::int64_t n = (std::int64_t{1} << 17) + 5;  // 4 buckets of 2^15 and a partial one
+  const std::int64_t rows =
+      (std::int64_t{1} << 18) + 77;  // 8 blocks of 2^15 rows and a partial one
+  std::vector<std::int64_t> idx(static_cast<std::size_t>(rows));
+  for (auto& i : idx) {
+    const auto edge = std::uniform_int_distribution<std::int64_t>(0, 5)(rng) << 15;
+    i = rng() % 2 == 0
+            ? std::uniform_int_distribution<std::int64_t>(0, n - 1)(rng)
+            : std::clamp<std::int64_t>(edge - 1 + static_cast<std::int64_t>(rng() % 2), 0, n - 1);
+  }
+  std::vector<T> values(static_cast<std::size_t>(n));
+  std::vector<T> updates(static_cast<std::size_t>(rows));
+  for (auto& v : values) v = static_cast<T>(normal(rng));
+  for (auto& v : updates) v = static_cast<T>(normal(rng));
+  idx[5] = n / 2 - 1;  // the two halves of the head/tail schedule
+  idx[6] = n / 2;
+  const ts::Shape shape{n};
+  const auto t = Tensor<T>::from_vector(values, shape, device);
+  const auto indices = Tensor<std::int64_t>::from_vector(idx, {rows, 1}, device);
+  const auto u = Tensor<T>::from_vector(updates, {rows}, device);
+  with_host_threads({2, 4}, [&] {
+    const ts::ScatterOptions options{.deterministic = true};
+    for (Op op : {Op::Sub, Op::Update}) {
+      const auto expected = reference_scatter(op, values, shape, idx, 1, updates);
+      EXPECT_TRUE(same_bits(call(op, t, indices, u, options).to_vector(), expected)) << op_name(op);
+      auto in_place = t.clone();
+      call_(op, in_place, indices, u, options);
+      EXPECT_TRUE(same_bits(in_place.to_vector(), expected)) << op_name(op);
+    }
+    // One bad row near the end: in place nothing is written, the copying form raises too.
+    auto late_bad = idx;
+    late_bad[static_cast<std::size_t>(rows - 3)] = n;
+    const auto late_indices = Tensor<std::int64_t>::from_vector(late_bad, {rows, 1}, device);
+    auto in_place = t.clone();
+    EXPECT_THROW(in_place.scatter_nd_sub_(late_indices, u, options), ts::IndexError);
+    EXPECT_TRUE(same_bits(in_place.to_vector(), values));
+    EXPECT_THROW((void)t.tensor_scatter_nd_sub(late_indices, u, options), ts::IndexError);
+    // Ignore: bad rows all over the head and the tail are skipped.
+    auto bad_idx = idx;
+    for (std::size_t r = 63; r < bad_idx.size(); r += 4099) bad_idx[r] = r % 2 ? -1 : n + 7;
+    const auto bad_indices = Tensor<std::int64_t>::from_vector(bad_idx, {rows, 1}, device);
+    const auto skipped = reference_scatter(Op::Sub, values, shape, bad_idx, 1, updates);
+    const ts::ScatterOptions ignore{.out_of_bounds = ts::OutOfBounds::Ignore,
+                                    .deterministic = true};
+    EXPECT_TRUE(same_bits(t.tensor_scatter_nd_sub(bad_indices, u, ignore).to_vector(), skipped));
+    in_place.scatter_nd_sub_(bad_indices, u, ignore);
+    EXPECT_TRUE(same_bits(in_place.to_vector(), skipped));
+    // An output large next to its indices (checked before, not scattered into a copy).
+    const std::int64_t few = (std::int64_t{1} << 16) + 9;
+    std::vector<std::int64_t> wide_idx(idx.begin(), idx.begin() + few);
+    for (auto& i : wide_idx) i *= 8;
+    const ts::Shape wide{n * 8};
+    std::vector<T> wide_values(static_cast<std::size_t>(n * 8), T(1));
+    const std::vector<T> few_updates(updates.begin(), updates.begin() + few);
+    auto wide_t = Tensor<T>::from_vector(wide_values, wide, device);
+    const auto few_u = Tensor<T>::from_vector(few_updates, {few}, device);
+    wide_t.scatter_nd_add_(Tensor<std::int64_t>::from_vector(wide_idx, {few, 1}, device), few_u);
+    EXPECT_TRUE(same_bits(wide_t.to_vector(),
+                          reference_scatter(Op::Add, wide_values, wide, wide_idx, 1, few_updates)));
+    wide_idx[static_cast<std::size_t>(few - 2)] = -1;
+    const auto wide_before = wide_t.to_vector();
+    EXPECT_THROW(wide_t.scatter_nd_add_(
+                     Tensor<std::int64_t>::from_vector(wide_idx, {few, 1}, device), few_u),
+                 ts::IndexError);
+    EXPECT_TRUE(same_bits(wide_t.to_vector(), wide_before));
+  });
+}
+
+// The element schedules (head/tail with 2 host threads, buckets with 3) on a 78 MB output with
+// 1M rows, half of them into its last few elements, with strided updates (read through the
+// updates' extents, not linearly) and wrapping uint8 sums: the sequential loop's result, and
+// nothing written when a bad row is late in the last rows.
+TEST(ScatterHost, ElementSchedulesOnLargeOutputsWithStridedUpdates) {
+  std::mt19937_64 rng(21);
+  const std::int64_t n = (std::int64_t{300} << 18) + 3;  // 2400 buckets of 2^15, a partial one
+  const std::int64_t rows = (std::int64_t{1} << 20) + 1001;
+  std::vector<std::int64_t> idx(static_cast<std::size_t>(rows));
+  for (auto& i : idx) {
+    // Half near the last element (the partial last bucket), half anywhere.
+    i = rng() % 2 ? n - 1 - static_cast<std::int64_t>(rng() % 8)
+                  : static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(n));
+  }
+  std::vector<std::uint8_t> values(static_cast<std::size_t>(n));
+  for (auto& v : values) v = static_cast<std::uint8_t>(rng());
+  std::vector<std::uint8_t> both(static_cast<std::size_t>(rows * 2));
+  for (auto& v : both) v = static_cast<std::uint8_t>(rng());
+  std::vector<std::uint8_t> updates(static_cast<std::size_t>(rows));  // column 1 of `both`
+  for (std::int64_t r = 0; r < rows; ++r) {
+    updates[static_cast<std::size_t>(r)] = both[static_cast<std::size_t>(r * 2 + 1)];
+  }
+  const ts::Shape shape{n};
+  const auto u = Tensor<std::uint8_t>::from_vector(both, {rows, 2}).select(1, 1);
+  ASSERT_FALSE(u.is_contiguous());
+  const auto indices = Tensor<std::int64_t>::from_vector(idx, {rows, 1});
+  const auto expected = reference_scatter(Op::Add, values, shape, idx, 1, updates);
+  with_host_threads({2, 3}, [&] {
+    auto t = Tensor<std::uint8_t>::from_vector(values, shape);
+    EXPECT_TRUE(same_bits(t.tensor_scatter_nd_add(indices, u).to_vector(), expected));
+    t.scatter_nd_add_(indices, u);
+    EXPECT_TRUE(same_bits(t.to_vector(), expected));
+    auto late_bad = idx;
+    late_bad[static_cast<std::size_t>(rows - 2)] = n;
+    EXPECT_THROW(t.scatter_nd_add_(Tensor<std::int64_t>::from_vector(late_bad, {rows, 1}), u),
+                 ts::IndexError);
+    EXPECT_TRUE(same_bits(t.to_vector(), expected));
+  });
+}
+
+}  // namespace
