@@ -216,4 +216,64 @@ TEST(ScatterHost, ElementSchedulesOnLargeOutputsWithStridedUpdates) {
   });
 }
 
+// Two host threads scatter many element rows in rounds, claiming blocks of rows from both ends
+// of each round, so which thread meets a bad row depends on timing. Whatever the timing, the
+// error names the lowest bad row (bad rows at the front, the middle and the back of a round;
+// several in the back, which the tail thread walks last block first), nothing is written in
+// place, and with Ignore every other row still lands in index order.
+TEST(ScatterHost, HeadTailNamesTheLowestBadRowWhereverTheThreadsMeet) {
+  std::mt19937_64 rng(5);
+  const std::int64_t n = (std::int64_t{1} << 17) + 3;
+  const std::int64_t round = std::int64_t{1} << 19;
+  const std::int64_t rows = 2 * round + 333;  // two full rounds and a partial one
+  std::vector<std::int64_t> idx(static_cast<std::size_t>(rows));
+  for (auto& i : idx) i = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(n));
+  std::vector<float> values(static_cast<std::size_t>(n));
+  std::vector<float> updates(static_cast<std::size_t>(rows));
+  std::normal_distribution<float> normal;
+  for (auto& v : values) v = normal(rng);
+  for (auto& v : updates) v = normal(rng);
+  const ts::Shape shape{n};
+  const auto t = Tensor<float>::from_vector(values, shape);
+  const auto u = Tensor<float>::from_vector(updates, {rows});
+  // Each case: bad positions; the first is the lowest.
+  const std::vector<std::vector<std::int64_t>> cases = {
+      {round + 17, round + round / 2, 2 * round - 5},  // front, middle and back of round 1
+      {round + round / 2 + 1, 2 * round - 9000, 2 * round - 100},  // middle and back
+      {2 * round - 20000, 2 * round - 9000, 2 * round - 3},        // back only, three blocks
+      {rows - 7, rows - 2},                                        // the partial last round
+  };
+  with_host_threads({2}, [&] {
+    for (const auto& bad : cases) {
+      auto bad_idx = idx;
+      for (std::size_t b = 0; b < bad.size(); ++b) {
+        bad_idx[static_cast<std::size_t>(bad[b])] = b % 2 ? -1 : n;
+      }
+      const std::string expected = "indices[" + std::to_string(bad[0]) + "] = [" +
+                                   std::to_string(n) + "] does not index into shape [" +
+                                   std::to_string(n) + "]";
+      const auto bad_indices = Tensor<std::int64_t>::from_vector(bad_idx, {rows, 1});
+      for (int repeat = 0; repeat < 3; ++repeat) {  // other timings, other meeting points
+        auto in_place = t.clone();
+        try {
+          in_place.scatter_nd_sub_(bad_indices, u);
+          ADD_FAILURE() << "no IndexError for the lowest bad row " << bad[0];
+        } catch (const ts::IndexError& e) {
+          EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+        }
+        EXPECT_TRUE(same_bits(in_place.to_vector(), values));
+        try {
+          (void)t.tensor_scatter_nd_sub(bad_indices, u);
+          ADD_FAILURE() << "no IndexError for the lowest bad row " << bad[0];
+        } catch (const ts::IndexError& e) {
+          EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+        }
+      }
+      const ts::ScatterOptions ignore{.out_of_bounds = ts::OutOfBounds::Ignore};
+      EXPECT_TRUE(same_bits(t.tensor_scatter_nd_sub(bad_indices, u, ignore).to_vector(),
+                            reference_scatter(Op::Sub, values, shape, bad_idx, 1, updates)));
+    }
+  });
+}
+
 }  // namespace

@@ -10,13 +10,16 @@
 ///   Each thread counts, then files, the (offset, value) pairs of its share of the rows; each
 ///   bucket then applies its pairs thread share by thread share, i.e. in index order. Every row
 ///   is read once, and the scattered read-modify-writes stay in cache (more than two threads);
-/// - many element updates with two threads: one thread applies the first rows directly while
-///   the other files the rest by output half; then each thread applies one half's filed rows
-///   (scatter_host_head_tail).
+/// - many element updates with two threads, in rounds: one thread applies a round's first rows
+///   directly while the other files the rest by output half; then each thread applies one
+///   half's filed rows (scatter_host_head_tail).
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "tessera/core/device.hpp"
@@ -32,10 +35,12 @@ inline constexpr std::int64_t kScatterCheckBlock = std::int64_t{1} << 16;
 inline constexpr std::int64_t kScatterSerialWork = std::int64_t{1} << 15;
 /// log2 of the output elements per bucket of the element schedule (128 KiB of float: L2).
 inline constexpr int kScatterBucketBits = 15;
-/// Of every 16 index rows, how many the head thread of the two-thread element schedule applies
-/// directly (the rest are filed by the other thread, then applied by both): it balances a
-/// read-modify-write against filing a row (about 1.2 : 1 as measured) over the two phases.
-inline constexpr std::int64_t kScatterHeadSixteenths = 6;
+/// Index rows per claim in the first phase of the two-thread element schedule (a claim is one
+/// atomic add on a line both threads use: a few microseconds of work amortise it).
+inline constexpr std::int64_t kScatterClaimRows = std::int64_t{1} << 13;
+/// Index rows per round of the two-thread element schedule: a round's lists (about 2.3 MiB of
+/// filed rows) are applied while they are still in L3.
+inline constexpr std::int64_t kScatterRoundRows = std::int64_t{1} << 19;
 /// How many rows ahead the head thread of the two-thread element schedule prefetches.
 inline constexpr std::int64_t kScatterPrefetchRows = 16;
 /// Element updates from which the bucketed and head/tail schedules pay for their extra pass.
@@ -88,37 +93,87 @@ std::int64_t scatter_first_bad_row_host(const ScatterGeometry& g, const Index* i
 }
 
 /// Calls `body(at, update)` for the index rows [begin, end) that name an element of `g`, in
-/// order; the first row that names none goes to `bad` (if `bad` is still `rows`), and with
-/// `check` it ends the walk. Whether the updates are read linearly is decided once, outside the
-/// loop. With `prefetch_base`, each row asks for its element kScatterPrefetchRows rows ahead:
-/// the read-modify-writes then overlap their cache misses instead of waiting on each.
+/// order, and returns `body` (with whatever state it kept); the first row that names none goes
+/// to `bad` (if `bad` is still `rows`), and with `check` it ends the walk. The walk works on a
+/// local copy of `body`, whose address never escapes, so state kept in it (list ends) stays in
+/// registers: state reached through references would be reloaded and stored on every row, a
+/// chain through memory. What does not change along the walk is decided once, outside the loop:
+/// whether the updates are read linearly, whether K = 1 (one compare per row), whether to
+/// prefetch. With `prefetch_base`, each row asks for its element kScatterPrefetchRows rows
+/// ahead: the read-modify-writes then overlap their cache misses instead of waiting on each.
 template <class T, class Index, class K, class Body>
-void scatter_for_element_rows(const ScatterGeometry& g, const Index* indices, std::int64_t begin,
+Body scatter_for_element_rows(const ScatterGeometry& g, const Index* indices, std::int64_t begin,
                               std::int64_t end, std::int64_t rows, const K& updates,
                               const Extents& extents, bool linear, bool check,
-                              const T* prefetch_base, std::int64_t& bad, Body&& body) {
+                              const T* prefetch_base, std::int64_t& bad, Body body) {
   const ScatterGeometry geo = g;  // a local copy: the body's stores cannot alias it
-  auto run = [&](auto update) {
+  const K kernel = updates;       // likewise
+  auto run = [&](auto slice, auto update, auto prefetch) {
+    Body local = body;
+    std::int64_t first_bad = rows;
+    const std::int64_t stop = std::max(begin, end - kScatterPrefetchRows);
     for (std::int64_t i = begin; i < end; ++i) {
-      if (prefetch_base != nullptr && i + kScatterPrefetchRows < end) {
-        const std::int64_t ahead = geo.slice_of(indices + (i + kScatterPrefetchRows) * geo.k);
-        if (ahead >= 0) scatter_prefetch_for_write(prefetch_base + ahead);
+      if constexpr (decltype(prefetch)::value) {
+        if (i < stop) {
+          const std::int64_t ahead = slice(indices + (i + kScatterPrefetchRows) * geo.k);
+          if (ahead >= 0) scatter_prefetch_for_write(prefetch_base + ahead);
+        }
       }
-      const std::int64_t at = geo.slice_of(indices + i * geo.k);
+      const std::int64_t at = slice(indices + i * geo.k);
       if (at < 0) {
-        if (bad == rows) bad = i;
-        if (check) return;
+        if (first_bad == rows) first_bad = i;
+        if (check) break;
         continue;
       }
-      body(at, update(i));
+      local(at, update(i));
     }
+    if (bad == rows) bad = first_bad;
+    return local;
   };
-  if (linear) {
-    run([&updates](std::int64_t i) { return static_cast<T>(updates.linear(i)); });
-  } else {
-    run([&](std::int64_t i) { return scatter_update_at<T>(updates, extents, false, i); });
-  }
+  auto with_update = [&](auto slice, auto prefetch) {
+    if (linear) {
+      return run(
+          slice, [&kernel](std::int64_t i) { return static_cast<T>(kernel.linear(i)); }, prefetch);
+    }
+    return run(
+        slice, [&](std::int64_t i) { return scatter_update_at<T>(kernel, extents, false, i); },
+        prefetch);
+  };
+  auto with_slice = [&](auto prefetch) {
+    if (geo.k == 1) {
+      const auto extent = static_cast<std::uint64_t>(geo.extents[0]);
+      return with_update(
+          [extent](const Index* row) {
+            const auto v = static_cast<std::int64_t>(row[0]);
+            // One unsigned compare rejects negatives too.
+            return static_cast<std::uint64_t>(v) < extent ? v : std::int64_t{-1};
+          },
+          prefetch);
+    }
+    return with_update([&geo](const Index* row) { return geo.slice_of(row); }, prefetch);
+  };
+  return prefetch_base != nullptr ? with_slice(std::true_type{}) : with_slice(std::false_type{});
 }
+
+/// The tail thread's body in the two-thread element schedule: appends (at, u) to the list of
+/// the output half `at` falls in. The lower half's list grows from pairs[0], the upper half's
+/// from pairs[capacity]; the list is picked by arithmetic, not a branch (compilers turn `? :`
+/// into one), since the half is a coin toss.
+template <class T>
+struct ScatterHalfFiler {
+  ScatterPair<T>* pairs;
+  std::int64_t capacity;
+  std::int64_t half;
+  std::int64_t lower = 0;  ///< pairs filed for the lower half
+  std::int64_t upper = 0;  ///< and for the upper half
+
+  void operator()(std::int64_t at, T u) {
+    const std::int64_t up = at >= half ? 1 : 0;
+    pairs[lower + ((capacity + upper - lower) & -up)] = {static_cast<std::uint32_t>(at), u};
+    lower += 1 - up;
+    upper += up;
+  }
+};
 
 /// The element schedule (slice_size == 1) with buckets; see the file comment. Rows are filed
 /// block by block (a block's indices are read twice, the second time from cache): block j's
@@ -193,27 +248,31 @@ std::int64_t scatter_host_bucketed(T* out, const T* source, std::int64_t numel,
 ///
 /// Why it is fast: the sequential loop's cost is its read-modify-writes, which land anywhere in
 /// the output (L3 for 4 MiB), and filing an update (reading its index and value, appending
-/// both to a list) costs less than one. So while the head thread applies the first 6/16 of the
-/// rows directly, in order, the tail thread files the other 10/16 into two lists, one per output
-/// half, in about the same time; then each thread applies one half's list, in order, after the
-/// head (every output element still sees its updates in index order). Per 16 rows that is 6 +
-/// 10/2 read-modify-writes on the critical path instead of 16, with no atomics, no sorting and
-/// two parallel regions. The filing loop keeps both list ends in registers (the lower list grows
-/// from the front of one buffer, the upper one from the back) and picks one without a branch,
-/// so nothing in it waits on memory but the row itself; the read-modify-writes prefetch their
-/// element kScatterPrefetchRows rows ahead.
+/// both to a list) costs less than one. The rows go in rounds of kScatterRoundRows, each in two
+/// phases:
+/// 1. the head thread applies the round's first rows directly, in order, while the tail thread
+///    files its last rows into two lists, one per output half. The threads claim blocks of
+///    kScatterClaimRows rows, from the front and from the back, until they meet, so both
+///    finish together however fast each runs (the two vCPUs of a shared machine often do not
+///    run equally fast);
+/// 2. each thread applies one half's list, block by block in index order, after the head
+///    (every output element still sees its updates in index order).
+/// Per row filed, that is half a read-modify-write on the critical path instead of one, with no
+/// sorting and one atomic add per block. Rounds keep a round's lists in L3 between filing and
+/// applying: lists of all rows at once would go to memory and back. The filing loop keeps both
+/// list ends in registers (ScatterHalfFiler) and picks one without a branch, so nothing in it
+/// waits on memory but the row itself; the read-modify-writes prefetch their element
+/// kScatterPrefetchRows rows ahead.
 ///
 /// In place with `check` nothing may be written before every row is checked: an output small
-/// next to the indices is scattered into a copy that the second phase copies back (two passes
+/// next to the indices is scattered into a copy that the last round copies back (two passes
 /// over the output instead of one more over the indices); otherwise all rows are checked first.
 template <class Op, class T, class Index, class K>
 std::int64_t scatter_host_head_tail(T* out, const T* source, std::int64_t numel,
                                     const ScatterGeometry& g, const Index* indices,
                                     std::int64_t rows, const K& updates, const Extents& extents,
                                     bool linear, bool check) {
-  const std::int64_t head = rows / 16 * kScatterHeadSixteenths;
-  const std::int64_t tail = rows - head;
-  const std::int64_t half = numel / 2;  // the head thread's half of the second phase: [0, half)
+  const std::int64_t half = numel / 2;  // the head thread applies the lower half's lists
   const bool in_place_check = check && source == nullptr;
   const bool via_copy = in_place_check && numel * static_cast<std::int64_t>(sizeof(T)) * 4 <=
                                               rows * g.k * static_cast<std::int64_t>(sizeof(Index));
@@ -229,62 +288,82 @@ std::int64_t scatter_host_head_tail(T* out, const T* source, std::int64_t numel,
     target = static_cast<T*>(copy.data());
     from = out;
   }
-  // Through Storage: the lists come from the host block cache, already mapped.
-  const Storage storage =
-      Storage::allocate(static_cast<std::size_t>(tail) * sizeof(ScatterPair<T>), Device::cpu());
+  const std::int64_t round_rows = std::min(rows, kScatterRoundRows);
+  // Either list may take every row of a round (the head thread may claim nothing).
+  const std::int64_t capacity = round_rows;
+  // Through Storage: the lists come from the host block cache, already mapped. The lower
+  // half's list is pairs[0, capacity), the upper half's pairs[capacity, 2 * capacity).
+  const Storage storage = Storage::allocate(
+      static_cast<std::size_t>(2 * capacity) * sizeof(ScatterPair<T>), Device::cpu());
   auto* const pairs = static_cast<ScatterPair<T>*>(storage.data());
-  std::int64_t lower_end = 0;       // the lower half's list: pairs[0, lower_end), in order
-  std::int64_t upper_begin = tail;  // the upper half's: pairs[upper_begin, tail), reversed
-  std::int64_t bad_head = rows;
-  std::int64_t bad_tail = rows;
+  // filed[k]: the lengths of both lists after the tail thread's k-th block.
+  const std::int64_t max_blocks = (round_rows + kScatterClaimRows - 1) / kScatterClaimRows;
+  std::vector<std::array<std::int64_t, 2>> filed(static_cast<std::size_t>(max_blocks));
   // body(at, update) for rows [begin, end) that name an element; the first that does not goes
   // to `bad` (and ends the loop with `check`: the scatter is abandoned).
   auto for_rows = [&](std::int64_t begin, std::int64_t end, std::int64_t& bad, bool prefetch,
-                      auto&& body) {
-    scatter_for_element_rows<T>(g, indices, begin, end, rows, updates, extents, linear, check,
-                                prefetch ? target : nullptr, bad, body);
+                      auto body) {
+    return scatter_for_element_rows<T>(g, indices, begin, end, rows, updates, extents, linear,
+                                       check, prefetch ? target : nullptr, bad, body);
   };
-  host_parallel_for(2, [&](std::int64_t part) {
-    if (part == 0) {
-      if (from != nullptr) std::copy(from, from + numel, target);
-      for_rows(0, head, bad_head, true,
-               [target](std::int64_t at, T u) { target[at] = Op::apply(target[at], u); });
-      return;
-    }
-    std::int64_t lower = 0;
-    std::int64_t upper = tail;
-    for_rows(head, rows, bad_tail, false, [&lower, &upper, half, pairs](std::int64_t at, T u) {
-      // Arithmetic, not a branch (compilers turn `? :` into one): the half is a coin toss.
-      const std::int64_t up = at >= half ? 1 : 0;
-      pairs[lower + ((upper - 1 - lower) & -up)] = {static_cast<std::uint32_t>(at), u};
-      lower += 1 - up;
-      upper -= up;
-    });
-    lower_end = lower;
-    upper_begin = upper;
-  });
-  const std::int64_t lowest_bad = bad_head < rows ? bad_head : bad_tail;  // head rows come first
-  if (check && lowest_bad < rows) return lowest_bad;  // `target` is a copy, or dropped
-  // pairs[p] for p = begin, begin + step, ... (`count` of them), prefetching ahead.
-  auto apply_list = [target, pairs](std::int64_t begin, std::int64_t count, std::int64_t step) {
-    for (std::int64_t n = 0; n < count; ++n) {
-      const std::int64_t p = begin + n * step;
-      if (n + kScatterPrefetchRows < count) {
-        scatter_prefetch_for_write(target + pairs[p + kScatterPrefetchRows * step].offset);
+  // pairs[0, count) of one list, in order, prefetching ahead.
+  auto apply_list = [target](const ScatterPair<T>* list, std::int64_t count) {
+    for (std::int64_t p = 0; p < count; ++p) {
+      if (p + kScatterPrefetchRows < count) {
+        scatter_prefetch_for_write(target + list[p + kScatterPrefetchRows].offset);
       }
-      T& x = target[pairs[p].offset];
-      x = Op::apply(x, pairs[p].value);
+      T& x = target[list[p].offset];
+      x = Op::apply(x, list[p].value);
     }
   };
-  host_parallel_for(2, [&](std::int64_t part) {
-    if (part == 0) {
-      apply_list(0, lower_end, 1);
-      if (via_copy) std::copy(target, target + half, out);
-    } else {
-      apply_list(tail - 1, tail - upper_begin, -1);
-      if (via_copy) std::copy(target + half, target + numel, out + half);
-    }
-  });
+  std::int64_t lowest_bad = rows;
+  for (std::int64_t begin = 0; begin < rows; begin += round_rows) {
+    const std::int64_t end = std::min(rows, begin + round_rows);
+    const std::int64_t blocks = (end - begin + kScatterClaimRows - 1) / kScatterClaimRows;
+    // Blocks are claimed one at a time, the head thread's from the front, the tail thread's
+    // from the back, until they meet: however fast each thread runs, both finish together.
+    std::atomic<std::int64_t> claimed{0};
+    std::int64_t tail_blocks = 0;
+    std::int64_t bad_head = rows;
+    std::int64_t bad_tail = rows;
+    host_parallel_for(2, [&](std::int64_t part) {
+      if (part == 0) {
+        if (begin == 0 && from != nullptr) std::copy(from, from + numel, target);
+        for (std::int64_t j = 0; claimed.fetch_add(1, std::memory_order_relaxed) < blocks; ++j) {
+          const std::int64_t lo = begin + j * kScatterClaimRows;
+          for_rows(lo, std::min(end, lo + kScatterClaimRows), bad_head, true,
+                   [target](std::int64_t at, T u) { target[at] = Op::apply(target[at], u); });
+          if (check && bad_head < rows) break;  // abandoned
+        }
+        return;
+      }
+      ScatterHalfFiler<T> filer{pairs, capacity, half};
+      std::int64_t k = 0;
+      while (claimed.fetch_add(1, std::memory_order_relaxed) < blocks) {
+        const std::int64_t lo = begin + (blocks - 1 - k) * kScatterClaimRows;
+        std::int64_t bad = rows;
+        filer = for_rows(lo, std::min(end, lo + kScatterClaimRows), bad, false, filer);
+        filed[static_cast<std::size_t>(k++)] = {filer.lower, filer.upper};
+        bad_tail = std::min(bad_tail, bad);  // later blocks are lower
+        if (check && bad < rows) break;      // abandoned
+      }
+      tail_blocks = k;
+    });
+    if (lowest_bad == rows) lowest_bad = bad_head < rows ? bad_head : bad_tail;  // head first
+    if (check && lowest_bad < rows) return lowest_bad;  // `target` is a copy, or dropped
+    const bool last = end == rows;
+    host_parallel_for(2, [&](std::int64_t part) {
+      // The tail thread filed its blocks last to first: their segments go back to front.
+      const auto half_index = static_cast<std::size_t>(part);
+      for (std::int64_t k = tail_blocks - 1; k >= 0; --k) {
+        const std::int64_t first = k == 0 ? 0 : filed[static_cast<std::size_t>(k - 1)][half_index];
+        apply_list(pairs + part * capacity + first,
+                   filed[static_cast<std::size_t>(k)][half_index] - first);
+      }
+      const std::int64_t lo = part == 0 ? 0 : half;
+      if (last && via_copy) std::copy(target + lo, target + (part == 0 ? half : numel), out + lo);
+    });
+  }
   return lowest_bad;
 }
 
