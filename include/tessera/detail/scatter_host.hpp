@@ -55,13 +55,18 @@ struct ScatterPair {
   T value;
 };
 
-/// Asks for the cache line of `p` ahead of a read-modify-write (where the compiler can).
+/// Asks for the cache line of `base[offset]` ahead of a read-modify-write (where the compiler
+/// can). `offset` may name no element (a bad row): the address is formed as an integer, and a
+/// prefetch never faults, so no branch is needed.
 template <class T>
-inline void scatter_prefetch_for_write(T* p) {
+inline void scatter_prefetch_for_write(const T* base, std::int64_t offset) {
 #if defined(__GNUC__)
-  __builtin_prefetch(p, 1);
+  const auto address =
+      reinterpret_cast<std::uintptr_t>(base) + static_cast<std::uintptr_t>(offset) * sizeof(T);
+  __builtin_prefetch(reinterpret_cast<const void*>(address), 1);
 #else
-  (void)p;
+  (void)base;
+  (void)offset;
 #endif
 }
 
@@ -108,49 +113,55 @@ Body scatter_for_element_rows(const ScatterGeometry& g, const Index* indices, st
                               const T* prefetch_base, std::int64_t& bad, Body body) {
   const ScatterGeometry geo = g;  // a local copy: the body's stores cannot alias it
   const K kernel = updates;       // likewise
-  auto run = [&](auto slice, auto update, auto prefetch) {
+  // `slice` maps a row to its element, or to anything not below `limit` when the row names
+  // none: one unsigned compare per row tells them apart.
+  auto run = [&](auto slice, std::uint64_t limit, auto update, auto prefetch) {
     Body local = body;
     std::int64_t first_bad = rows;
-    const std::int64_t stop = std::max(begin, end - kScatterPrefetchRows);
-    for (std::int64_t i = begin; i < end; ++i) {
-      if constexpr (decltype(prefetch)::value) {
-        if (i < stop) {
-          const std::int64_t ahead = slice(indices + (i + kScatterPrefetchRows) * geo.k);
-          if (ahead >= 0) scatter_prefetch_for_write(prefetch_base + ahead);
-        }
-      }
+    bool stopped = false;
+    auto step = [&](std::int64_t i) {
       const std::int64_t at = slice(indices + i * geo.k);
-      if (at < 0) {
+      if (static_cast<std::uint64_t>(at) >= limit) {
         if (first_bad == rows) first_bad = i;
-        if (check) break;
-        continue;
+        stopped = check;
+        return;
       }
       local(at, update(i));
+    };
+    std::int64_t i = begin;
+    if constexpr (decltype(prefetch)::value) {
+      // Rows past `end` are read for their prefetch too: the caller's next block is usually
+      // the next rows, so the misses overlap across blocks as well.
+      const std::int64_t stop = std::min(end, rows - kScatterPrefetchRows);
+      for (; i < stop && !stopped; ++i) {
+        scatter_prefetch_for_write(prefetch_base,
+                                   slice(indices + (i + kScatterPrefetchRows) * geo.k));
+        step(i);
+      }
     }
+    for (; i < end && !stopped; ++i) step(i);
     if (bad == rows) bad = first_bad;
     return local;
   };
-  auto with_update = [&](auto slice, auto prefetch) {
+  auto with_update = [&](auto slice, std::uint64_t limit, auto prefetch) {
     if (linear) {
       return run(
-          slice, [&kernel](std::int64_t i) { return static_cast<T>(kernel.linear(i)); }, prefetch);
+          slice, limit, [&kernel](std::int64_t i) { return static_cast<T>(kernel.linear(i)); },
+          prefetch);
     }
     return run(
-        slice, [&](std::int64_t i) { return scatter_update_at<T>(kernel, extents, false, i); },
-        prefetch);
+        slice, limit,
+        [&](std::int64_t i) { return scatter_update_at<T>(kernel, extents, false, i); }, prefetch);
   };
   auto with_slice = [&](auto prefetch) {
     if (geo.k == 1) {
-      const auto extent = static_cast<std::uint64_t>(geo.extents[0]);
-      return with_update(
-          [extent](const Index* row) {
-            const auto v = static_cast<std::int64_t>(row[0]);
-            // One unsigned compare rejects negatives too.
-            return static_cast<std::uint64_t>(v) < extent ? v : std::int64_t{-1};
-          },
-          prefetch);
+      // The index itself: the unsigned compare against the extent rejects negatives too.
+      return with_update([](const Index* row) { return static_cast<std::int64_t>(row[0]); },
+                         static_cast<std::uint64_t>(geo.extents[0]), prefetch);
     }
-    return with_update([&geo](const Index* row) { return geo.slice_of(row); }, prefetch);
+    // slice_of is -1 for a bad row: as unsigned, past every slice.
+    return with_update([&geo](const Index* row) { return geo.slice_of(row); },
+                       static_cast<std::uint64_t>(geo.slices), prefetch);
   };
   return prefetch_base != nullptr ? with_slice(std::true_type{}) : with_slice(std::false_type{});
 }
@@ -310,7 +321,7 @@ std::int64_t scatter_host_head_tail(T* out, const T* source, std::int64_t numel,
   auto apply_list = [target](const ScatterPair<T>* list, std::int64_t count) {
     for (std::int64_t p = 0; p < count; ++p) {
       if (p + kScatterPrefetchRows < count) {
-        scatter_prefetch_for_write(target + list[p + kScatterPrefetchRows].offset);
+        scatter_prefetch_for_write(target, list[p + kScatterPrefetchRows].offset);
       }
       T& x = target[list[p].offset];
       x = Op::apply(x, list[p].value);
