@@ -216,6 +216,27 @@ TEST(ScatterHost, ElementSchedulesOnLargeOutputsWithStridedUpdates) {
   });
 }
 
+// A float tensor of n normal values and n rows of normal updates (host), for the head/tail
+// tests: the values, the updates and both as tensors.
+struct NormalFloatInputs {
+  std::vector<float> values;
+  std::vector<float> updates;
+  Tensor<float> t;
+  Tensor<float> u;
+};
+
+NormalFloatInputs normal_float_inputs(std::mt19937_64& rng, std::int64_t n, std::int64_t rows) {
+  NormalFloatInputs in;
+  in.values.resize(static_cast<std::size_t>(n));
+  in.updates.resize(static_cast<std::size_t>(rows));
+  std::normal_distribution<float> normal;
+  for (auto& v : in.values) v = normal(rng);
+  for (auto& v : in.updates) v = normal(rng);
+  in.t = Tensor<float>::from_vector(in.values, {n});
+  in.u = Tensor<float>::from_vector(in.updates, {rows});
+  return in;
+}
+
 // Two host threads scatter many element rows in rounds, claiming blocks of rows from both ends
 // of each round, so which thread meets a bad row depends on timing. Whatever the timing, the
 // error names the lowest bad row (bad rows at the front, the middle and the back of a round;
@@ -228,14 +249,8 @@ TEST(ScatterHost, HeadTailNamesTheLowestBadRowWhereverTheThreadsMeet) {
   const std::int64_t rows = 2 * round + 333;  // two full rounds and a partial one
   std::vector<std::int64_t> idx(static_cast<std::size_t>(rows));
   for (auto& i : idx) i = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(n));
-  std::vector<float> values(static_cast<std::size_t>(n));
-  std::vector<float> updates(static_cast<std::size_t>(rows));
-  std::normal_distribution<float> normal;
-  for (auto& v : values) v = normal(rng);
-  for (auto& v : updates) v = normal(rng);
+  const auto in = normal_float_inputs(rng, n, rows);
   const ts::Shape shape{n};
-  const auto t = Tensor<float>::from_vector(values, shape);
-  const auto u = Tensor<float>::from_vector(updates, {rows});
   // Each case: bad positions; the first is the lowest.
   const std::vector<std::vector<std::int64_t>> cases = {
       {round + 17, round + round / 2, 2 * round - 5},  // front, middle and back of round 1
@@ -254,24 +269,24 @@ TEST(ScatterHost, HeadTailNamesTheLowestBadRowWhereverTheThreadsMeet) {
                                    std::to_string(n) + "]";
       const auto bad_indices = Tensor<std::int64_t>::from_vector(bad_idx, {rows, 1});
       for (int repeat = 0; repeat < 3; ++repeat) {  // other timings, other meeting points
-        auto in_place = t.clone();
+        auto in_place = in.t.clone();
         try {
-          in_place.scatter_nd_sub_(bad_indices, u);
+          in_place.scatter_nd_sub_(bad_indices, in.u);
           ADD_FAILURE() << "no IndexError for the lowest bad row " << bad[0];
         } catch (const ts::IndexError& e) {
           EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
         }
-        EXPECT_TRUE(same_bits(in_place.to_vector(), values));
+        EXPECT_TRUE(same_bits(in_place.to_vector(), in.values));
         try {
-          (void)t.tensor_scatter_nd_sub(bad_indices, u);
+          (void)in.t.tensor_scatter_nd_sub(bad_indices, in.u);
           ADD_FAILURE() << "no IndexError for the lowest bad row " << bad[0];
         } catch (const ts::IndexError& e) {
           EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
         }
       }
       const ts::ScatterOptions ignore{.out_of_bounds = ts::OutOfBounds::Ignore};
-      EXPECT_TRUE(same_bits(t.tensor_scatter_nd_sub(bad_indices, u, ignore).to_vector(),
-                            reference_scatter(Op::Sub, values, shape, bad_idx, 1, updates)));
+      EXPECT_TRUE(same_bits(in.t.tensor_scatter_nd_sub(bad_indices, in.u, ignore).to_vector(),
+                            reference_scatter(Op::Sub, in.values, shape, bad_idx, 1, in.updates)));
     }
   });
 }
@@ -283,14 +298,8 @@ TEST(ScatterHost, HeadTailWithEveryRowInOneHalf) {
   std::mt19937_64 rng(8);
   const std::int64_t n = std::int64_t{1} << 16;
   const std::int64_t rows = (std::int64_t{1} << 19) + 4097;  // a full round and a partial one
-  std::vector<float> values(static_cast<std::size_t>(n));
-  std::vector<float> updates(static_cast<std::size_t>(rows));
-  std::normal_distribution<float> normal;
-  for (auto& v : values) v = normal(rng);
-  for (auto& v : updates) v = normal(rng);
+  const auto in = normal_float_inputs(rng, n, rows);
   const ts::Shape shape{n};
-  const auto t = Tensor<float>::from_vector(values, shape);
-  const auto u = Tensor<float>::from_vector(updates, {rows});
   with_host_threads({2}, [&] {
     for (const bool upper : {false, true}) {
       std::vector<std::int64_t> idx(static_cast<std::size_t>(rows));
@@ -299,10 +308,11 @@ TEST(ScatterHost, HeadTailWithEveryRowInOneHalf) {
         i = upper ? n - 1 - near : near;
       }
       const auto indices = Tensor<std::int64_t>::from_vector(idx, {rows, 1});
-      const auto expected = reference_scatter(Op::Add, values, shape, idx, 1, updates);
-      EXPECT_TRUE(same_bits(t.tensor_scatter_nd_add(indices, u).to_vector(), expected)) << upper;
-      auto in_place = t.clone();
-      in_place.scatter_nd_add_(indices, u);
+      const auto expected = reference_scatter(Op::Add, in.values, shape, idx, 1, in.updates);
+      EXPECT_TRUE(same_bits(in.t.tensor_scatter_nd_add(indices, in.u).to_vector(), expected))
+          << upper;
+      auto in_place = in.t.clone();
+      in_place.scatter_nd_add_(indices, in.u);
       EXPECT_TRUE(same_bits(in_place.to_vector(), expected)) << upper;
     }
   });
