@@ -294,8 +294,8 @@ TYPED_TEST(ScatterTyped, OutOfBoundsRaisesFirstBadRowAndWritesNothing) {
   }
 }
 
-// Many threads, many duplicates, full-mantissa floats: the parallel host kernel (and CUDA's
-// deterministic option) equals the sequential loop bit for bit, run after run.
+// The floating-point dtypes on every device (the parallel schedules' bit-for-bit tests are in
+// test_scatter_schedules.cpp).
 template <class C>
 class ScatterFloat : public tessera_test::Typed<C> {};
 TYPED_TEST_SUITE(ScatterFloat, tessera_test::FloatCases, tessera_test::CaseName);

@@ -1,8 +1,8 @@
 #pragma once
 /// @file scatter_host.hpp
-/// The host tensor_scatter_nd_* kernel: deterministic and parallel without sorting or atomics.
-/// Each output element sees its updates in index order — TensorFlow's sequential CPU loop, bit
-/// for bit — and no two threads ever touch the same element. Three schedules:
+/// The host tensor_scatter_nd_* kernel: deterministic and parallel without sorting or atomic
+/// updates. Each output element sees its updates in index order — TensorFlow's sequential CPU
+/// loop, bit for bit — and no two threads ever touch the same element. Three schedules:
 /// - slices (and small inputs): the output is split into one contiguous range per thread; every
 ///   thread walks all index rows in order and applies only what lands in its range (reading an
 ///   index row is cheap next to applying a slice);
@@ -284,7 +284,7 @@ std::int64_t scatter_host_head_tail(T* out, const T* source, std::int64_t numel,
                                     const ScatterGeometry& g, const Index* indices,
                                     std::int64_t rows, const K& updates, const Extents& extents,
                                     bool linear, bool check) {
-  const std::int64_t half = numel / 2;  // the head thread applies the lower half's lists
+  const std::int64_t half = numel / 2;  // phase 2: part 0 applies the rows filed below it
   const bool in_place_check = check && source == nullptr;
   const bool via_copy = in_place_check && numel * static_cast<std::int64_t>(sizeof(T)) * 4 <=
                                               rows * g.k * static_cast<std::int64_t>(sizeof(Index));
