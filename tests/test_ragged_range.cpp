@@ -269,8 +269,10 @@ TEST_P(RaggedRange, LongRowsAndManyShortRows) {
 }
 
 TEST_P(RaggedRange, TensorArgumentsMustShareADevice) {
-  if (device().is_cpu()) GTEST_SKIP() << "needs a second device";
-  EXPECT_THROW(ts::ragged::range<int64_t>(ts::tensor<int64_t>({1, 2}),
+  // The other device: the CPU for a device case, cuda:0 for the CPU case.
+  const ts::Device other = device().is_cpu() ? ts::Device::cuda(0) : ts::Device::cpu();
+  if (!ts::cuda_available()) GTEST_SKIP() << "needs a second device";
+  EXPECT_THROW(ts::ragged::range<int64_t>(ts::tensor<int64_t>({1, 2}, other),
                                           ts::tensor<int64_t>({3, 4}, device())),
                ts::DeviceError);
 }

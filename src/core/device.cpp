@@ -2,7 +2,7 @@
 
 #include <ostream>
 
-#include "tessera/core/cuda_runtime.hpp"
+#include "tessera/core/device_runtime.hpp"
 #include "tessera/core/error.hpp"
 
 namespace tessera {
@@ -18,12 +18,12 @@ std::string Device::str() const {
 
 std::ostream& operator<<(std::ostream& os, Device device) { return os << device.str(); }
 
-int cuda_device_count() { return detail::cuda::device_count(); }
+int cuda_device_count() { return detail::device_runtime::device_count(); }
 
 bool cuda_available() { return cuda_device_count() > 0; }
 
 void synchronize(Device device) {
-  if (device.is_cuda()) detail::cuda::synchronize(device.index());
+  if (device.is_cuda()) detail::device_runtime::synchronize(device.index());
 }
 
 }  // namespace tessera

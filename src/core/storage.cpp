@@ -5,7 +5,7 @@
 #include <new>
 
 #include "host_block_cache.hpp"
-#include "tessera/core/cuda_runtime.hpp"
+#include "tessera/core/device_runtime.hpp"
 #include "tessera/core/error.hpp"
 
 namespace tessera {
@@ -58,18 +58,18 @@ std::shared_ptr<void> allocate_host(std::size_t nbytes) {
 }
 
 std::shared_ptr<void> allocate_cuda(std::size_t nbytes, int index) {
-  if (detail::cuda::device_count() <= index) {
+  if (detail::device_runtime::device_count() <= index) {
     detail::raise<DeviceError>("Storage::allocate", "cuda:", index, " is not available (",
-                               detail::cuda::device_count(), " usable GPUs",
-                               detail::cuda::device_count() == 0
+                               detail::device_runtime::device_count(), " usable GPUs",
+                               detail::device_runtime::device_count() == 0
                                    ? "; tessera was built without CUDA or no GPU is present"
                                    : "",
                                ")");
   }
-  void* p = detail::cuda::allocate(nbytes == 0 ? 1 : nbytes, index);
+  void* p = detail::device_runtime::allocate(nbytes == 0 ? 1 : nbytes, index);
   record_allocation(Device::cuda(index), nbytes);
   return std::shared_ptr<void>(p, [index, nbytes](void* q) {
-    detail::cuda::deallocate(q, index);
+    detail::device_runtime::deallocate(q, index);
     record_release(Device::cuda(index), nbytes);
   });
 }

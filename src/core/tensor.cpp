@@ -8,7 +8,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "tessera/core/cuda_runtime.hpp"
+#include "tessera/core/device_runtime.hpp"
 #include "tessera/expr/evaluate.hpp"
 
 namespace tessera {
@@ -59,7 +59,7 @@ template <class T>
 T read_element(const T* ptr, Device device) {
   if (device.is_cpu()) return *ptr;
   T value;
-  detail::cuda::copy_to_host(&value, ptr, sizeof(T), device.index());
+  detail::device_runtime::copy_to_host(&value, ptr, sizeof(T), device.index());
   return value;
 }
 
@@ -217,11 +217,11 @@ Tensor<T> Tensor<T>::to(Device device) const {
   const std::size_t nbytes = static_cast<std::size_t>(numel()) * sizeof(T);
   if (nbytes == 0) return out;
   if (device.is_cpu()) {
-    detail::cuda::copy_to_host(out.data(), source.data(), nbytes, source.device().index());
+    detail::device_runtime::copy_to_host(out.data(), source.data(), nbytes, source.device().index());
   } else if (source.device().is_cpu()) {
-    detail::cuda::copy_from_host(out.data(), source.data(), nbytes, device.index());
+    detail::device_runtime::copy_from_host(out.data(), source.data(), nbytes, device.index());
   } else {
-    detail::cuda::copy_device(out.data(), device.index(), source.data(), source.device().index(),
+    detail::device_runtime::copy_device(out.data(), device.index(), source.data(), source.device().index(),
                               nbytes);
   }
   return out;

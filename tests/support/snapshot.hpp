@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "tessera/core/cuda_runtime.hpp"
+#include "tessera/core/device_runtime.hpp"
 #include "tessera/tessera.hpp"
 
 namespace tessera_test {
@@ -21,7 +21,7 @@ std::vector<unsigned char> storage_bytes(const tessera::Tensor<T>& t) {
     const auto* p = static_cast<const unsigned char*>(storage.data());
     bytes.assign(p, p + storage.nbytes());
   } else {
-    tessera::detail::cuda::copy_to_host(bytes.data(), storage.data(), storage.nbytes(),
+    tessera::detail::device_runtime::copy_to_host(bytes.data(), storage.data(), storage.nbytes(),
                                         t.device().index());
   }
   return bytes;

@@ -1,6 +1,6 @@
 #pragma once
 /// @file macros.hpp
-/// Portability macros shared by host-compiled and nvcc-compiled code.
+/// Portability macros shared by host-compiled and device-compiled code.
 
 #if defined(__CUDACC__)
 /// Marks a function callable from host and device code (empty for the host compiler).
@@ -9,11 +9,22 @@
 #define TESSERA_HD
 #endif
 
-// Expression evaluation differs between host-compiled and nvcc-compiled translation units
+/// 1 in translation units that compile device code: units compiled by nvcc, and in the
+/// emulated-device build (`TESSERA_CUDA=EMULATED`) the units CMake compiles as device code
+/// with the host compiler (`TESSERA_EMULATED_DEVICE_CODE`). Such units run expressions over
+/// device tensors as one fused device algorithm; other units reach the device through the
+/// library's precompiled entry points, node by node.
+#if defined(__CUDACC__) || defined(TESSERA_EMULATED_DEVICE_CODE)
+#define TESSERA_DEVICE_CODE 1
+#else
+#define TESSERA_DEVICE_CODE 0
+#endif
+
+// Expression evaluation differs between host-compiled and device-compiled translation units
 // (node by node through precompiled kernels vs one fused kernel). Templates that evaluate
 // expressions live in this inline namespace so the two flavours never share a mangled name (ODR).
-#if defined(__CUDACC__)
-#define TESSERA_EVAL_NS eval_nvcc
+#if TESSERA_DEVICE_CODE
+#define TESSERA_EVAL_NS eval_device
 #else
 #define TESSERA_EVAL_NS eval_host
 #endif

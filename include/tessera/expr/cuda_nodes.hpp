@@ -16,6 +16,12 @@
 
 namespace tessera::detail::cuda_nodes {
 
+/// The device executor of host-compiled units: expressions over device tensors run node by
+/// node through the library's precompiled device kernels (below).
+struct NodeExecutor {
+  int device = 0;
+};
+
 /// A kernel operand: a strided read of device memory broadcast to the output, or a constant
 /// when `data` is null.
 template <class T>

@@ -1,22 +1,16 @@
 #pragma once
 /// @file evaluate.hpp
 /// Evaluation of expressions: Tensor construction/assignment from an expression and `eval`.
-/// CPU expressions run fused on the host executor. CUDA expressions run fused in one kernel
-/// when this translation unit is compiled by nvcc, and node by node through precompiled CUDA
-/// kernels otherwise (TESSERA_EVAL_NS keeps the two flavours apart).
+/// CPU expressions run fused on the host executor. Device expressions run fused in one device
+/// algorithm when this translation unit compiles device code, and node by node through
+/// precompiled device kernels otherwise (TESSERA_EVAL_NS keeps the two flavours apart).
 
 #include <type_traits>
 
-#include "tessera/expr/host_executor.hpp"
+#include "tessera/expr/executors.hpp"
 #include "tessera/expr/nodes.hpp"
 #include "tessera/expr/operators.hpp"
 #include "tessera/tensor.hpp"
-
-#if defined(__CUDACC__)
-#include "tessera/expr/cuda_executor.cuh"
-#else
-#include "tessera/expr/cuda_nodes.hpp"
-#endif
 
 namespace tessera {
 namespace detail {
@@ -28,23 +22,29 @@ Device device_of(const E& e) {
   return expr_device(e).value_or(Device::cpu());
 }
 
+/// Runs `e` into `out` on a host or fused device executor.
+template <class Executor, class T, class E>
+void evaluate_with(const Executor& executor, const TensorView<T>& out, const Shape& shape,
+                   const E& e) {
+  executor.run(out, expr_bind(e, shape), out.is_contiguous() && expr_linear(e, shape));
+}
+
+/// Host-compiled units: each node of `e` runs as one precompiled device kernel.
+template <class T, class E>
+void evaluate_with(const cuda_nodes::NodeExecutor& executor, const TensorView<T>& out,
+                   const Shape& shape, const E& e) {
+  using V = typename E::value_type;
+  const Device device = Device::cuda(executor.device);
+  const auto value = cuda_nodes::evaluate(e, device);
+  cuda_nodes::convert<V, T>(executor.device, cuda_nodes::operand_of(value, shape), out);
+}
+
 /// Writes `e` (of shape `shape`, on `device`) into `out`, which does not overlap its operands
 /// except element-for-element.
 template <class T, class E>
 void evaluate_into(const TensorView<T>& out, const Shape& shape, Device device, const E& e) {
   if (out.numel() == 0) return;
-  if (device.is_cpu()) {
-    HostExecutor::run(out, expr_bind(e, shape), out.is_contiguous() && expr_linear(e, shape));
-    return;
-  }
-#if defined(__CUDACC__)
-  CudaExecutor{device.index()}.run(out, expr_bind(e, shape),
-                                   out.is_contiguous() && expr_linear(e, shape));
-#else
-  using V = typename E::value_type;
-  const auto value = cuda_nodes::evaluate(e, device);
-  cuda_nodes::convert<V, T>(device.index(), cuda_nodes::operand_of(value, shape), out);
-#endif
+  with_executor(device, [&](const auto& executor) { evaluate_with(executor, out, shape, e); });
 }
 
 /// A new tensor holding `e`.
@@ -52,15 +52,14 @@ template <class T, class E>
 Tensor<T> materialize(const E& e) {
   const Shape shape = expr_shape(e);
   const Device device = device_of(e);
-#if !defined(__CUDACC__)
-  // Node-by-node results are fresh tensors already: adopt the last one instead of copying.
-  if constexpr (!std::is_same_v<E, Tensor<T>> && std::is_same_v<typename E::value_type, T>) {
+  if constexpr (std::is_same_v<UnitDeviceExecutor, cuda_nodes::NodeExecutor> &&
+                !std::is_same_v<E, Tensor<T>> && std::is_same_v<typename E::value_type, T>) {
+    // Node-by-node results are fresh tensors already: adopt the last one instead of copying.
     if (device.is_cuda()) {
       auto value = cuda_nodes::evaluate(e, device);
       if (!value.is_constant && value.tensor.shape() == shape) return value.tensor;
     }
   }
-#endif
   auto out = Tensor<T>::empty(shape, device);
   evaluate_into(out.view(), shape, device, e);
   return out;

@@ -45,6 +45,14 @@ struct Extents {
     for (int d = 0; d < e.ndim; ++d) e.shape[d] = s[d];
     return e;
   }
+  /// The shape of a tensor view.
+  template <class T>
+  static Extents of_view(const TensorView<T>& v) {
+    Extents e;
+    e.ndim = v.ndim;
+    for (int d = 0; d < e.ndim; ++d) e.shape[d] = v.shape[d];
+    return e;
+  }
   TESSERA_HD std::int64_t numel() const {
     std::int64_t n = 1;
     for (int d = 0; d < ndim; ++d) n *= shape[d];

@@ -73,9 +73,38 @@ auto reduce_kernel(const Executor& executor, const Extents& extents, const K& ke
 
 inline namespace TESSERA_EVAL_NS {
 
+/// Reduction Kind of `e` fused on a host or device executor.
+template <ReduceKind Kind, class Executor, class E>
+auto reduce_with(const Executor& executor, const E& e, const Shape& shape) {
+  return reduce_kernel<Kind, typename E::value_type>(executor, Extents::of(shape),
+                                                     expr_bind(e, shape), expr_linear(e, shape));
+}
+
+/// Host-compiled units: `e` is evaluated node by node on the device, then reduced there by a
+/// precompiled kernel.
+template <ReduceKind Kind, class E>
+auto reduce_with(const cuda_nodes::NodeExecutor& executor, const E& e, const Shape&) {
+  using V = typename E::value_type;
+  const int device = executor.device;
+  const auto value = cuda_nodes::evaluate(e, Device::cuda(device));
+  const Shape& vshape = value.tensor.shape();
+  const Extents vextents = Extents::of(vshape);
+  if constexpr (Kind == ReduceKind::Sum) {
+    return cuda_nodes::reduce_sum<V>(device, cuda_nodes::operand_of(value, vshape), vextents);
+  } else if constexpr (Kind == ReduceKind::Min) {
+    return cuda_nodes::reduce_min<V>(device, cuda_nodes::operand_of(value, vshape), vextents);
+  } else if constexpr (Kind == ReduceKind::Max) {
+    return cuda_nodes::reduce_max<V>(device, cuda_nodes::operand_of(value, vshape), vextents);
+  } else {
+    const auto flags = cuda_nodes::convert_value<bool>(value, Device::cuda(device));
+    const auto operand = cuda_nodes::operand_of(flags, vshape);
+    return Kind == ReduceKind::Any ? cuda_nodes::reduce_any(device, operand, vextents)
+                                   : cuda_nodes::reduce_all(device, operand, vextents);
+  }
+}
+
 template <ReduceKind Kind, class E>
 auto reduce_expr(const E& e, const char* op) {
-  using V = typename E::value_type;
   const Shape shape = expr_shape(e);
   const Device device = device_of(e);
   if constexpr (Kind == ReduceKind::Min || Kind == ReduceKind::Max) {
@@ -83,34 +112,9 @@ auto reduce_expr(const E& e, const char* op) {
       raise<ValueError>(op, "the input is empty (shape ", shape, "), so it has no ", op);
     }
   }
-  const Extents extents = Extents::of(shape);
-  if (device.is_cpu()) {
-    return reduce_kernel<Kind, V>(HostExecutor{}, extents, expr_bind(e, shape),
-                                  expr_linear(e, shape));
-  }
-#if defined(__CUDACC__)
-  return reduce_kernel<Kind, V>(CudaExecutor{device.index()}, extents, expr_bind(e, shape),
-                                expr_linear(e, shape));
-#else
-  const auto value = cuda_nodes::evaluate(e, device);
-  const Shape& vshape = value.tensor.shape();
-  const Extents vextents = Extents::of(vshape);
-  if constexpr (Kind == ReduceKind::Sum) {
-    return cuda_nodes::reduce_sum<V>(device.index(), cuda_nodes::operand_of(value, vshape),
-                                     vextents);
-  } else if constexpr (Kind == ReduceKind::Min) {
-    return cuda_nodes::reduce_min<V>(device.index(), cuda_nodes::operand_of(value, vshape),
-                                     vextents);
-  } else if constexpr (Kind == ReduceKind::Max) {
-    return cuda_nodes::reduce_max<V>(device.index(), cuda_nodes::operand_of(value, vshape),
-                                     vextents);
-  } else {
-    const auto flags = cuda_nodes::convert_value<bool>(value, device);
-    const auto operand = cuda_nodes::operand_of(flags, vshape);
-    return Kind == ReduceKind::Any ? cuda_nodes::reduce_any(device.index(), operand, vextents)
-                                   : cuda_nodes::reduce_all(device.index(), operand, vextents);
-  }
-#endif
+  return with_executor(device, [&](const auto& executor) {
+    return reduce_with<Kind>(executor, e, shape);
+  });
 }
 
 }  // namespace TESSERA_EVAL_NS

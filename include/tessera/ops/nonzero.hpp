@@ -5,7 +5,7 @@
 /// `x.nonzero_static(size, fill)`, `x.argwhere()`, `(x > 0).nonzero()`.
 ///
 /// Nonzero means `x != 0`: NaN counts, -0.0 does not. Rows come in C order. Counts and
-/// indices are int64 throughout. On CUDA, nonzero/nonzero_out/count_nonzero wait for the GPU
+/// indices are int64 throughout. On a device, nonzero/nonzero_out/count_nonzero wait for it
 /// once (the count decides the output size); nonzero_static never waits.
 
 #include <cstdint>
@@ -16,15 +16,15 @@
 #include "tessera/expr/evaluate.hpp"
 #include "tessera/tensor.hpp"
 
-#if defined(__CUDACC__)
-#include "tessera/detail/nonzero_cuda.cuh"
+#if TESSERA_DEVICE_CODE
+#include "tessera/detail/nonzero_device.cuh"
 #endif
 
 namespace tessera {
 
 namespace detail::cuda_ops {
-// Precompiled per dtype in the CUDA backend (src/backend/cuda/nonzero.cu) for host-compiled
-// callers; nvcc-compiled callers instantiate the same kernels on their own expressions.
+// Precompiled per dtype in the device backend (src/backend/device/nonzero.cu) for host-compiled
+// callers; device-compiled callers instantiate the same kernels on their own expressions.
 template <class T>
 std::int64_t count_nonzero(int device, const TensorView<T>& x);
 template <class T>
@@ -35,53 +35,54 @@ void nonzero_write(int device, const TensorView<T>& x, const TensorView<std::int
 namespace detail {
 inline namespace TESSERA_EVAL_NS {
 
-#if !defined(__CUDACC__)
-/// Host-compiled code reaches CUDA through precompiled kernels over a tensor: a Tensor is used
-/// as is, any other expression is first evaluated (node by node) into a bool mask.
+// The count and the write, overloaded on the executor (executors.hpp).
+
 template <class E>
-auto cuda_nonzero_input(const E& e) {
+std::int64_t nonzero_count_with(HostExecutor, const E& e, const Shape& shape) {
+  return nonzero_plan_host(expr_bind(e, shape), Extents::of(shape), expr_linear(e, shape)).total();
+}
+template <class E>
+void nonzero_fill_with(HostExecutor, const E& e, const Shape& shape,
+                       const TensorView<std::int64_t>& out, std::int64_t rows) {
+  const auto k = expr_bind(e, shape);
+  const bool linear = expr_linear(e, shape);
+  const auto extents = Extents::of(shape);
+  nonzero_write_host(k, extents, linear, nonzero_plan_host(k, extents, linear), out, rows);
+}
+
+/// Host-compiled code reaches the device through precompiled kernels over a tensor: a Tensor
+/// is used as is, any other expression is first evaluated (node by node) into a bool mask.
+template <class E>
+auto node_nonzero_input(const E& e) {
   if constexpr (std::is_same_v<E, Tensor<typename E::value_type>>) {
     return e;
   } else {
     return materialize<bool>(e != false);
   }
 }
-#endif
+template <class E>
+std::int64_t nonzero_count_with(const cuda_nodes::NodeExecutor& executor, const E& e,
+                                const Shape&) {
+  return cuda_ops::count_nonzero(executor.device, node_nonzero_input(e).view());
+}
+template <class E>
+void nonzero_fill_with(const cuda_nodes::NodeExecutor& executor, const E& e, const Shape&,
+                       const TensorView<std::int64_t>& out, std::int64_t rows) {
+  cuda_ops::nonzero_write(executor.device, node_nonzero_input(e).view(), out, rows);
+}
 
 template <class E>
 std::int64_t nonzero_count(const E& e, const Shape& shape, Device device) {
-  if (device.is_cpu()) {
-    return nonzero_plan_host(expr_bind(e, shape), Extents::of(shape), expr_linear(e, shape))
-        .total();
-  }
-#if defined(__CUDACC__)
-  return nonzero_count_cuda(device.index(), expr_bind(e, shape), Extents::of(shape),
-                            expr_linear(e, shape));
-#else
-  const auto input = cuda_nonzero_input(e);
-  return cuda_ops::count_nonzero(device.index(), input.view());
-#endif
+  return with_executor(device,
+                       [&](const auto& executor) { return nonzero_count_with(executor, e, shape); });
 }
 
 /// Writes nonzero(e) into `out` ((rows, ndim), any strides), rows beyond `rows` dropped.
-/// On the host `plan` comes from nonzero_count's pass when the caller already ran it.
 template <class E>
 void nonzero_fill(const E& e, const Shape& shape, Device device,
                   const TensorView<std::int64_t>& out, std::int64_t rows) {
-  if (device.is_cpu()) {
-    const auto k = expr_bind(e, shape);
-    const bool linear = expr_linear(e, shape);
-    const auto extents = Extents::of(shape);
-    nonzero_write_host(k, extents, linear, nonzero_plan_host(k, extents, linear), out, rows);
-    return;
-  }
-#if defined(__CUDACC__)
-  nonzero_write_cuda(device.index(), expr_bind(e, shape), Extents::of(shape), expr_linear(e, shape),
-                     out, rows);
-#else
-  const auto input = cuda_nonzero_input(e);
-  cuda_ops::nonzero_write(device.index(), input.view(), out, rows);
-#endif
+  with_executor(device,
+                [&](const auto& executor) { nonzero_fill_with(executor, e, shape, out, rows); });
 }
 
 /// nonzero(e) into `out`, which is resized to (z, ndim) unless it already has that shape.

@@ -19,8 +19,8 @@
 #include "tessera/expr/evaluate.hpp"
 #include "tessera/tensor.hpp"
 
-#if defined(__CUDACC__)
-#include "tessera/detail/scatter_cuda.cuh"
+#if TESSERA_DEVICE_CODE
+#include "tessera/detail/scatter_device.cuh"
 #endif
 
 namespace tessera {
@@ -109,6 +109,33 @@ template <class Index>
   raise_scatter_out_of_bounds(op, indices_shape, row, host.data(), tensor);
 }
 
+// The device half of the scatter, overloaded on the executor (executors.hpp); the device
+// executor's overloads are in detail/scatter_device.cuh.
+
+/// Host-compiled units: the precompiled bounds check.
+template <class Index>
+std::int64_t scatter_first_bad_with(const cuda_nodes::NodeExecutor& executor,
+                                    const ScatterGeometry& g, const Index* indices,
+                                    std::int64_t rows) {
+  return cuda_ops::scatter_first_bad(executor.device, g, indices, rows);
+}
+
+/// Host-compiled units: the precompiled kernel reads a tensor of T, so other updates (and
+/// updates that read the output's memory) become one first.
+template <class Op, class T, class Index, class U>
+void scatter_apply_with(const cuda_nodes::NodeExecutor& executor, T* out, const ScatterGeometry& g,
+                        const Index* indices, std::int64_t rows, const U& updates_operand,
+                        const Shape&, bool updates_alias, bool deterministic) {
+  Tensor<T> updates;
+  if constexpr (std::is_same_v<U, Tensor<T>>) {
+    updates = updates_alias ? updates_operand.clone() : updates_operand;
+  } else {
+    updates = materialize<T>(updates_operand);
+  }
+  cuda_ops::scatter_nd<T, Index>(executor.device, Op::id, out, g, indices, rows, updates.view(),
+                                 deterministic);
+}
+
 /// The family's one implementation: validates everything, then combines `updates` into
 /// `target` (in place) or into a copy of `tensor` (returned).
 template <class Op, class T, class Index, class U>
@@ -190,35 +217,15 @@ Tensor<T> scatter_nd_run(const Tensor<T>& tensor, const Tensor<Index>& indices_o
     return out;
   }
 
+  const UnitDeviceExecutor executor{device.index()};
   if (check && rows > 0) {
-    const std::int64_t bad = cuda_ops::scatter_first_bad(device.index(), g, indices.data(), rows);
+    const std::int64_t bad = scatter_first_bad_with(executor, g, indices.data(), rows);
     if (bad < rows) raise_scatter_row(op, indices, bad, indices_shape, tensor.shape());
   }
   Tensor<T> out = in_place && tensor.is_contiguous() ? tensor : tensor.clone();
   if (rows > 0) {
-#if defined(__CUDACC__)
-    // nvcc-compiled callers read an expression of updates inside the kernel.
-    constexpr bool fused = !std::is_same_v<U, Tensor<T>>;
-#else
-    constexpr bool fused = false;
-#endif
-    if (fused && !updates_alias) {
-#if defined(__CUDACC__)
-      scatter_cuda<Op>(device.index(), out.data(), g, indices.data(), rows,
-                       expr_bind(updates_operand, updates_shape), Extents::of(updates_shape),
-                       expr_linear(updates_operand, updates_shape), options.deterministic);
-#endif
-    } else {
-      // The precompiled kernel reads a tensor of T: other updates become one first.
-      Tensor<T> updates;
-      if constexpr (std::is_same_v<U, Tensor<T>>) {
-        updates = updates_alias ? updates_operand.clone() : updates_operand;
-      } else {
-        updates = materialize<T>(updates_operand);
-      }
-      cuda_ops::scatter_nd<T, Index>(device.index(), Op::id, out.data(), g, indices.data(), rows,
-                                     updates.view(), options.deterministic);
-    }
+    scatter_apply_with<Op>(executor, out.data(), g, indices.data(), rows, updates_operand,
+                           updates_shape, updates_alias, options.deterministic);
   }
   if (in_place && !tensor.is_contiguous()) {
     Tensor<T> target = tensor;

@@ -18,8 +18,8 @@
 #include "tessera/expr/evaluate.hpp"
 #include "tessera/tensor.hpp"
 
-#if defined(__CUDACC__)
-#include "tessera/detail/searchsorted_cuda.cuh"
+#if TESSERA_DEVICE_CODE
+#include "tessera/detail/searchsorted_device.cuh"
 #endif
 
 namespace tessera {
@@ -103,33 +103,34 @@ void searchsorted(int device, const SearchRows<C>& rows, const TensorView<C>& va
 namespace detail {
 inline namespace TESSERA_EVAL_NS {
 
-/// Answers every value against `sequence` (a tensor whose rows the kernels read) into `result`.
+// The search itself, overloaded on the executor (executors.hpp); the device executor's
+// overload is in detail/searchsorted_device.cuh.
+
 template <class C, class Index, class S, class V>
-void searchsorted_run(const Tensor<S>& sequence, const V& values, const Shape& values_shape,
-                      bool right, const Tensor<std::int64_t>* sorter,
-                      const TensorView<Index>& result) {
-  const Device device = sequence.device();
-  const auto rows = search_rows_of(sequence, sorter);
-  const std::int64_t per_row = values_shape.empty() ? 1 : values_shape.back();
-  if (device.is_cpu()) {
-    const auto k = expr_bind(values, values_shape);
-    const bool linear = expr_linear(values, values_shape);
-    const auto extents = Extents::of(values_shape);
-    if (right) {
-      searchsorted_host<true, C>(rows, k, extents, linear, per_row, result);
-    } else {
-      searchsorted_host<false, C>(rows, k, extents, linear, per_row, result);
-    }
-    return;
+void searchsorted_with(HostExecutor, const Tensor<S>&, const SearchRows<S>& rows, const V& values,
+                       const Shape& values_shape, std::int64_t per_row, bool right,
+                       const TensorView<Index>& result) {
+  const auto k = expr_bind(values, values_shape);
+  const bool linear = expr_linear(values, values_shape);
+  const auto extents = Extents::of(values_shape);
+  if (right) {
+    searchsorted_host<true, C>(rows, k, extents, linear, per_row, result);
+  } else {
+    searchsorted_host<false, C>(rows, k, extents, linear, per_row, result);
   }
-#if defined(__CUDACC__)
-  searchsorted_cuda<C>(device.index(), rows, expr_bind(values, values_shape),
-                       Extents::of(values_shape), expr_linear(values, values_shape), per_row, right,
-                       result);
-#else
-  if constexpr (std::is_same_v<S, C>) {
-    // Host-compiled callers reach the precompiled kernel with values in C on the device.
+}
+
+/// Host-compiled callers reach the precompiled device kernel with the values in C on the device
+/// (searchsorted_into converts the sequence to C first).
+template <class C, class Index, class S, class V>
+void searchsorted_with(const cuda_nodes::NodeExecutor& executor, const Tensor<S>&,
+                       const SearchRows<S>& rows, const V& values, const Shape&,
+                       std::int64_t per_row, bool right, const TensorView<Index>& result) {
+  if constexpr (!std::is_same_v<S, C>) {
+    raise<DeviceError>("searchsorted", "internal: device rows must be in the compare type");
+  } else {
     using VT = typename V::value_type;
+    const Device device = Device::cuda(executor.device);
     Tensor<C> on_device;
     if constexpr (is_scalar_node<V>::value) {
       on_device = Tensor<C>::scalar(static_cast<C>(values.value), device);
@@ -139,12 +140,21 @@ void searchsorted_run(const Tensor<S>& sequence, const V& values, const Shape& v
       static_assert(is_dtype_v<VT>);
       on_device = materialize<C>(values);
     }
-    cuda_ops::searchsorted<C, Index>(device.index(), rows, on_device.view(), per_row, right,
+    cuda_ops::searchsorted<C, Index>(executor.device, rows, on_device.view(), per_row, right,
                                      result);
-  } else {
-    raise<DeviceError>("searchsorted", "internal: CUDA rows must be in the compare type");
   }
-#endif
+}
+
+/// Answers every value against `sequence` (a tensor whose rows the kernels read) into `result`.
+template <class C, class Index, class S, class V>
+void searchsorted_run(const Tensor<S>& sequence, const V& values, const Shape& values_shape,
+                      bool right, const Tensor<std::int64_t>* sorter,
+                      const TensorView<Index>& result) {
+  const auto rows = search_rows_of(sequence, sorter);
+  const std::int64_t per_row = values_shape.empty() ? 1 : values_shape.back();
+  with_executor(sequence.device(), [&](const auto& executor) {
+    searchsorted_with<C>(executor, sequence, rows, values, values_shape, per_row, right, result);
+  });
 }
 
 /// searchsorted(sequence, values) into `out`: validates everything first (so an error leaves

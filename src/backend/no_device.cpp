@@ -1,8 +1,9 @@
-// Built instead of backend/cuda/ when tessera is configured without CUDA: no GPU is ever
-// usable, so tensors cannot be created on one and none of the node kernels can be reached;
-// they still raise DeviceError rather than being left undefined.
+// Built instead of the device backend (backend/device/ with a runtime) when tessera is
+// configured without one (TESSERA_CUDA=OFF): no device is ever usable, so tensors cannot be
+// created on one and none of the device kernels can be reached; they still raise DeviceError
+// rather than being left undefined.
 
-#include "tessera/core/cuda_runtime.hpp"
+#include "tessera/core/device_runtime.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/ops/nonzero.hpp"
 #include "tessera/ops/scatter.hpp"
@@ -15,20 +16,24 @@ namespace tessera::detail {
 namespace {
 [[noreturn]] void unavailable(const char* what) {
   raise<DeviceError>(what,
-                     "tessera was built without its CUDA backend (TESSERA_CUDA=OFF or no "
-                     "CUDA compiler found)");
+                     "tessera was built without a device backend (TESSERA_CUDA=OFF, or AUTO "
+                     "without a CUDA compiler)");
 }
 }  // namespace
 
-namespace cuda {
+namespace device_runtime {
 int device_count() noexcept { return 0; }
+const char* backend_name() noexcept { return "none"; }
 void* allocate(std::size_t, int) { unavailable("Storage::allocate"); }
 void deallocate(void*, int) noexcept {}
 void copy_to_host(void*, const void*, std::size_t, int) { unavailable("copy to host"); }
 void copy_from_host(void*, const void*, std::size_t, int) { unavailable("copy to device"); }
 void copy_device(void*, int, const void*, int, std::size_t) { unavailable("copy between devices"); }
+void fill_bytes(void*, unsigned char, std::size_t, int) { unavailable("fill"); }
 void synchronize(int) { unavailable("synchronize"); }
-}  // namespace cuda
+DeviceScope::DeviceScope(int) { unavailable("device work"); }
+DeviceScope::~DeviceScope() = default;
+}  // namespace device_runtime
 
 namespace cuda_nodes {
 template <class T>
@@ -71,7 +76,7 @@ T reduce_max(int, const Operand<T>&, const Extents&) {
 bool reduce_any(int, const Operand<bool>&, const Extents&) { unavailable("any"); }
 bool reduce_all(int, const Operand<bool>&, const Extents&) { unavailable("all"); }
 
-#include "backend/instantiate_cuda_nodes.inl"
+#include "backend/instantiate_device_nodes.inl"
 }  // namespace cuda_nodes
 
 namespace cuda_ops {

@@ -1,11 +1,11 @@
-// tensor_scatter_nd_*'s CUDA kernels instantiated over tensors of updates of every dtype, for
-// host-compiled callers (nvcc-compiled callers instantiate them on their own expressions).
+// tensor_scatter_nd_*'s device kernels instantiated over tensors of updates of every dtype, for
+// host-compiled callers (device-compiled callers instantiate them on their own expressions).
 
 // tensor.hpp first, in its own block: it pulls in the expression machinery in dependency order.
 #include "tessera/tensor.hpp"
 
 #include "backend/view_kernel.hpp"
-#include "tessera/detail/scatter_cuda.cuh"
+#include "tessera/detail/scatter_device.cuh"
 #include "tessera/ops/scatter.hpp"
 
 namespace tessera::detail::cuda_ops {
@@ -13,7 +13,7 @@ namespace tessera::detail::cuda_ops {
 template <class Index>
 std::int64_t scatter_first_bad(int device, const ScatterGeometry& g, const Index* indices,
                                std::int64_t rows) {
-  return scatter_first_bad_cuda(device, g, indices, rows);
+  return scatter_first_bad_device(device, g, indices, rows);
 }
 
 template <class T, class Index>
@@ -26,7 +26,7 @@ void scatter_nd(int device, ScatterOpId op, T* out, const ScatterGeometry& g, co
     using Op = decltype(functor);
     // scatter.hpp rejects arithmetic on bool at compile time; only update reaches here.
     if constexpr (!std::is_same_v<T, bool> || std::is_same_v<Op, scatter_ops::Update>) {
-      scatter_cuda<Op>(device, out, g, indices, rows, k, extents, linear, deterministic);
+      scatter_device<Op>(device, out, g, indices, rows, k, extents, linear, deterministic);
     }
   });
 }

@@ -1,56 +1,57 @@
-// The precompiled node kernels of host-compiled CUDA expressions, one instantiation per dtype.
+// The precompiled node kernels of host-compiled device expressions, one instantiation per dtype,
+// on the device executor (Thrust on the device policy).
 
 #include "kernels/elementwise_nodes.inl"
-#include "tessera/expr/cuda_executor.cuh"
+#include "tessera/expr/device_executor.cuh"
 
 namespace tessera::detail::cuda_nodes {
 
 template <class T>
 void map_unary(int device, UnaryOpId op, const Operand<T>& a, const TensorView<T>& out) {
-  run_unary(CudaExecutor{device}, op, a, out);
+  run_unary(DeviceExecutor{device}, op, a, out);
 }
 template <class T>
 void map_binary(int device, BinaryOpId op, const Operand<T>& a, const Operand<T>& b,
                 const TensorView<T>& out) {
-  run_binary(CudaExecutor{device}, op, a, b, out);
+  run_binary(DeviceExecutor{device}, op, a, b, out);
 }
 template <class T>
 void map_compare(int device, CompareOpId op, const Operand<T>& a, const Operand<T>& b,
                  const TensorView<bool>& out) {
-  run_compare(CudaExecutor{device}, op, a, b, out);
+  run_compare(DeviceExecutor{device}, op, a, b, out);
 }
 template <class T>
 void map_where(int device, const Operand<bool>& cond, const Operand<T>& a, const Operand<T>& b,
                const TensorView<T>& out) {
-  run_where(CudaExecutor{device}, cond, a, b, out);
+  run_where(DeviceExecutor{device}, cond, a, b, out);
 }
 template <class From, class To>
 void convert(int device, const Operand<From>& a, const TensorView<To>& out) {
-  run_convert(CudaExecutor{device}, a, out);
+  run_convert(DeviceExecutor{device}, a, out);
 }
 template <class T>
 void arange(int device, T start, T step, const TensorView<T>& out) {
-  run_arange(CudaExecutor{device}, start, step, out);
+  run_arange(DeviceExecutor{device}, start, step, out);
 }
 template <class T>
 sum_t<T> reduce_sum(int device, const Operand<T>& a, const Extents& extents) {
-  return run_reduce<ReduceKind::Sum, T>(CudaExecutor{device}, a, extents);
+  return run_reduce<ReduceKind::Sum, T>(DeviceExecutor{device}, a, extents);
 }
 template <class T>
 T reduce_min(int device, const Operand<T>& a, const Extents& extents) {
-  return run_reduce<ReduceKind::Min, T>(CudaExecutor{device}, a, extents);
+  return run_reduce<ReduceKind::Min, T>(DeviceExecutor{device}, a, extents);
 }
 template <class T>
 T reduce_max(int device, const Operand<T>& a, const Extents& extents) {
-  return run_reduce<ReduceKind::Max, T>(CudaExecutor{device}, a, extents);
+  return run_reduce<ReduceKind::Max, T>(DeviceExecutor{device}, a, extents);
 }
 bool reduce_any(int device, const Operand<bool>& a, const Extents& extents) {
-  return run_reduce<ReduceKind::Any, bool>(CudaExecutor{device}, a, extents);
+  return run_reduce<ReduceKind::Any, bool>(DeviceExecutor{device}, a, extents);
 }
 bool reduce_all(int device, const Operand<bool>& a, const Extents& extents) {
-  return run_reduce<ReduceKind::All, bool>(CudaExecutor{device}, a, extents);
+  return run_reduce<ReduceKind::All, bool>(DeviceExecutor{device}, a, extents);
 }
 
-#include "backend/instantiate_cuda_nodes.inl"
+#include "backend/instantiate_device_nodes.inl"
 
 }  // namespace tessera::detail::cuda_nodes

@@ -1,12 +1,12 @@
-// searchsorted's CUDA kernel instantiated for host-compiled callers: rows and values already
-// in the compare type C, answers as int32 or int64 (nvcc-compiled callers instantiate the same
+// searchsorted's device kernel instantiated for host-compiled callers: rows and values already
+// in the compare type C, answers as int32 or int64 (device-compiled callers instantiate the same
 // kernel on their own value expressions).
 
 // tensor.hpp first, in its own block: it pulls in the expression machinery in dependency order.
 #include "tessera/tensor.hpp"
 
 #include "backend/view_kernel.hpp"
-#include "tessera/detail/searchsorted_cuda.cuh"
+#include "tessera/detail/searchsorted_device.cuh"
 #include "tessera/ops/searchsorted.hpp"
 
 namespace tessera::detail::cuda_ops {
@@ -14,7 +14,7 @@ namespace tessera::detail::cuda_ops {
 template <class C, class Index>
 void searchsorted(int device, const SearchRows<C>& rows, const TensorView<C>& values,
                   std::int64_t per_row, bool right, const TensorView<Index>& out) {
-  searchsorted_cuda<C>(device, rows, leaf_kernel_of(values), extents_of(values),
+  searchsorted_device<C>(device, rows, leaf_kernel_of(values), extents_of(values),
                        values.is_contiguous(), per_row, right, out);
 }
 

@@ -1,6 +1,6 @@
 // Explicit instantiations of the cuda_nodes kernel API for every dtype (and every dtype pair
-// for convert). Included inside namespace tessera::detail::cuda_nodes by the CUDA backend and
-// by its stand-in for builds without CUDA, so both define exactly the same symbols.
+// for convert). Included inside namespace tessera::detail::cuda_nodes by the device backend and
+// by its stand-in for builds without a device, so both define exactly the same symbols.
 
 #define TESSERA_INSTANTIATE_CONVERT(From, To) \
   template void convert<From, To>(int, const Operand<From>&, const TensorView<To>&);

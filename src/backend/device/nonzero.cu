@@ -1,24 +1,24 @@
-// nonzero's CUDA kernels instantiated over plain tensors of every dtype, for host-compiled
-// callers (nvcc-compiled callers instantiate them on their own expressions).
+// nonzero's device kernels instantiated over plain tensors of every dtype, for host-compiled
+// callers (device-compiled callers instantiate them on their own expressions).
 
 // tensor.hpp first, in its own block: it pulls in the expression machinery in dependency order.
 #include "tessera/tensor.hpp"
 
 #include "backend/view_kernel.hpp"
-#include "tessera/detail/nonzero_cuda.cuh"
+#include "tessera/detail/nonzero_device.cuh"
 #include "tessera/ops/nonzero.hpp"
 
 namespace tessera::detail::cuda_ops {
 
 template <class T>
 std::int64_t count_nonzero(int device, const TensorView<T>& x) {
-  return nonzero_count_cuda(device, leaf_kernel_of(x), extents_of(x), x.is_contiguous());
+  return nonzero_count_device(device, leaf_kernel_of(x), extents_of(x), x.is_contiguous());
 }
 
 template <class T>
 void nonzero_write(int device, const TensorView<T>& x, const TensorView<std::int64_t>& out,
                    std::int64_t row_limit) {
-  nonzero_write_cuda(device, leaf_kernel_of(x), extents_of(x), x.is_contiguous(), out, row_limit);
+  nonzero_write_device(device, leaf_kernel_of(x), extents_of(x), x.is_contiguous(), out, row_limit);
 }
 
 #define TESSERA_INSTANTIATE_NONZERO(T)                                                       \

@@ -1,0 +1,38 @@
+#pragma once
+/// @file executors.hpp
+/// Which executor runs an operation: `HostExecutor` for CPU tensors; for device tensors the
+/// fused `DeviceExecutor` in device-compiled units (nvcc, or the emulated device's device units)
+/// and the node-by-node `NodeExecutor` (precompiled device kernels) in host-compiled ones.
+/// Operations overload their kernels on the executor type; `with_executor` picks one by device.
+
+#include <utility>
+
+#include "tessera/core/device.hpp"
+#include "tessera/core/macros.hpp"
+#include "tessera/expr/cuda_nodes.hpp"
+#include "tessera/expr/host_executor.hpp"
+
+#if TESSERA_DEVICE_CODE
+#include "tessera/expr/device_executor.cuh"
+#endif
+
+namespace tessera::detail {
+inline namespace TESSERA_EVAL_NS {
+
+#if TESSERA_DEVICE_CODE
+/// The device executor of this translation unit: one fused device algorithm per operation.
+using UnitDeviceExecutor = DeviceExecutor;
+#else
+/// The device executor of this translation unit: node by node through precompiled kernels.
+using UnitDeviceExecutor = cuda_nodes::NodeExecutor;
+#endif
+
+/// Calls `f(executor)` with the executor of `device` in this translation unit.
+template <class F>
+decltype(auto) with_executor(Device device, F&& f) {
+  if (device.is_cpu()) return std::forward<F>(f)(HostExecutor{});
+  return std::forward<F>(f)(UnitDeviceExecutor{device.index()});
+}
+
+}  // namespace TESSERA_EVAL_NS
+}  // namespace tessera::detail
