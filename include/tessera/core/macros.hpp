@@ -6,6 +6,7 @@
 /// Marks a function callable from host and device code (empty for the host compiler).
 #define TESSERA_HD __host__ __device__
 #else
+/// Marks a function callable from host and device code (empty for the host compiler).
 #define TESSERA_HD
 #endif
 
@@ -17,6 +18,7 @@
 #if defined(__CUDACC__) || defined(TESSERA_EMULATED_DEVICE_CODE)
 #define TESSERA_DEVICE_CODE 1
 #else
+/// 0 in host-compiled translation units (see above).
 #define TESSERA_DEVICE_CODE 0
 #endif
 

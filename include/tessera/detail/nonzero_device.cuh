@@ -1,7 +1,7 @@
 #pragma once
 /// @file nonzero_device.cuh
 /// The device nonzero kernels (device-compiled units only), on Thrust: a fused count
-/// (`transform_reduce`, the single device → host sync of nonzero), and a compaction that scans
+/// (`device_reduce`, the single device → host sync of nonzero), and a compaction that scans
 /// the nonzero flags (`transform_exclusive_scan`) and then writes each selected element's
 /// multi-index straight into its output row (`for_each_n`). The write never waits for the device,
 /// so nonzero_static stays sync-free.
@@ -56,11 +56,8 @@ template <class K>
 std::int64_t nonzero_count_device(int device, const K& k, const Extents& extents, bool linear) {
   const std::int64_t n = extents.numel();
   if (n == 0) return 0;
-  DeviceWork work(device);
-  return thrust::transform_reduce(work.policy(), thrust::counting_iterator<std::int64_t>(0),
-                                   thrust::counting_iterator<std::int64_t>(n),
-                                   NonzeroFlag<K>{k, extents, linear}, std::int64_t{0},
-                                   thrust::plus<std::int64_t>());
+  return device_reduce(device, n, NonzeroFlag<K>{k, extents, linear}, std::int64_t{0},
+                       thrust::plus<std::int64_t>());
 }
 
 /// Writes the first `row_limit` rows of nonzero into `out`; queued, does not wait.
