@@ -52,8 +52,8 @@ TEST(EmulatedDevice, OperandsOnTwoDevicesAreDeviceError) {
   const auto a = ts::tensor<float>({1, 2}, ts::Device::cuda(0));
   const auto b = ts::tensor<float>({1, 2}, ts::Device::cuda(1));
   EXPECT_TRUE(throws_with<ts::DeviceError>([&] { ts::eval(a + b); }, {"cuda:0", "cuda:1"}));
-  EXPECT_TRUE(throws_with<ts::DeviceError>([&] { ts::Tensor<float>::zeros({2}, ts::Device::cuda(2)); },
-                                           {"cuda:2"}));
+  EXPECT_TRUE(throws_with<ts::DeviceError>(
+      [&] { ts::Tensor<float>::zeros({2}, ts::Device::cuda(2)); }, {"cuda:2"}));
 }
 
 TEST_F(EmulatedDeviceDeathTest, HostReadOfDeviceMemoryIsCaught) {

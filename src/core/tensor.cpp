@@ -217,12 +217,13 @@ Tensor<T> Tensor<T>::to(Device device) const {
   const std::size_t nbytes = static_cast<std::size_t>(numel()) * sizeof(T);
   if (nbytes == 0) return out;
   if (device.is_cpu()) {
-    detail::device_runtime::copy_to_host(out.data(), source.data(), nbytes, source.device().index());
+    detail::device_runtime::copy_to_host(out.data(), source.data(), nbytes,
+                                         source.device().index());
   } else if (source.device().is_cpu()) {
     detail::device_runtime::copy_from_host(out.data(), source.data(), nbytes, device.index());
   } else {
-    detail::device_runtime::copy_device(out.data(), device.index(), source.data(), source.device().index(),
-                              nbytes);
+    detail::device_runtime::copy_device(out.data(), device.index(), source.data(),
+                                        source.device().index(), nbytes);
   }
   return out;
 }

@@ -22,7 +22,7 @@ std::vector<unsigned char> storage_bytes(const tessera::Tensor<T>& t) {
     bytes.assign(p, p + storage.nbytes());
   } else {
     tessera::detail::device_runtime::copy_to_host(bytes.data(), storage.data(), storage.nbytes(),
-                                        t.device().index());
+                                                  t.device().index());
   }
   return bytes;
 }

@@ -4,9 +4,9 @@
 /// - Bounds: `thrust::find_if` over the index rows gives the lowest bad row; it returns to the
 ///   host, the one sync of the Error policy (Ignore needs none).
 /// - Default (sub, add, min, max): one `for_each_n` over the update elements, combined with
-///   atomics through `cuda::atomic_ref` (fetch_add / fetch_min / fetch_max where they exist, a compare-exchange
-///   loop on the enclosing 32- or 64-bit word otherwise). Float sums then depend on the order
-///   in which updates arrive.
+///   atomics through `cuda::atomic_ref` (fetch_add / fetch_min / fetch_max where they exist, a
+///   compare-exchange loop on the enclosing 32- or 64-bit word otherwise). Float sums then depend
+///   on the order in which updates arrive.
 /// - deterministic, and always for update (the last duplicate row wins, as on the host):
 ///   destination keys (`transform`), a stable sort of the rows by destination
 ///   (`stable_sort_by_key`), then one `for_each_n` in which the first row of each destination
@@ -16,13 +16,13 @@
 #include <cstring>
 #include <type_traits>
 
-#include <cuda/atomic>
 #include <thrust/copy.h>
 #include <thrust/find.h>
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/sort.h>
 #include <thrust/transform.h>
+#include <cuda/atomic>
 
 #include "tessera/detail/scatter_kernels.hpp"
 #include "tessera/expr/device_executor.cuh"
@@ -50,7 +50,8 @@ TESSERA_HD void scatter_atomic_cas(T* address, T u) {
     Word old = word.load(cuda::std::memory_order_relaxed);
     while (true) {
       const Word desired = scatter_bit_cast<Word>(Op::apply(scatter_bit_cast<T>(old), u));
-      if (desired == old || word.compare_exchange_weak(old, desired, cuda::std::memory_order_relaxed)) {
+      if (desired == old ||
+          word.compare_exchange_weak(old, desired, cuda::std::memory_order_relaxed)) {
         return;
       }
     }
@@ -66,7 +67,8 @@ TESSERA_HD void scatter_atomic_cas(T* address, T u) {
       const T x = scatter_bit_cast<T>(static_cast<Bits>((old >> shift) & kMask));
       const auto bits = static_cast<unsigned int>(scatter_bit_cast<Bits>(Op::apply(x, u)));
       const unsigned int desired = (old & ~(kMask << shift)) | (bits << shift);
-      if (desired == old || word.compare_exchange_weak(old, desired, cuda::std::memory_order_relaxed)) {
+      if (desired == old ||
+          word.compare_exchange_weak(old, desired, cuda::std::memory_order_relaxed)) {
         return;
       }
     }
@@ -186,9 +188,9 @@ void scatter_device(int device, T* out, const ScatterGeometry& g, const Index* i
   // host), so it always takes the ordered path; the other ops commute (up to float rounding).
   if constexpr (!std::is_same_v<Op, scatter_ops::Update>) {
     if (!deterministic) {
-      thrust::for_each_n(work.policy(), first, n,
-                         ScatterAtomicElement<Op, T, Index, K>{out, g, indices, updates, extents,
-                                                               linear});
+      thrust::for_each_n(
+          work.policy(), first, n,
+          ScatterAtomicElement<Op, T, Index, K>{out, g, indices, updates, extents, linear});
       return;
     }
   }

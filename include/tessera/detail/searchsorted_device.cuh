@@ -58,9 +58,9 @@ void searchsorted_device(int device, const SearchRows<S>& rows, const K& values,
   const thrust::counting_iterator<std::int64_t> first(0);
   const bool out_linear = out.is_contiguous();
   if (right) {
-    thrust::for_each_n(work.policy(), first, n,
-                       SearchValue<true, C, S, K, Index>{rows, values, extents, linear, per_row,
-                                                         out, out_linear});
+    thrust::for_each_n(
+        work.policy(), first, n,
+        SearchValue<true, C, S, K, Index>{rows, values, extents, linear, per_row, out, out_linear});
   } else {
     thrust::for_each_n(work.policy(), first, n,
                        SearchValue<false, C, S, K, Index>{rows, values, extents, linear, per_row,

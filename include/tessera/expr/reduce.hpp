@@ -112,9 +112,8 @@ auto reduce_expr(const E& e, const char* op) {
       raise<ValueError>(op, "the input is empty (shape ", shape, "), so it has no ", op);
     }
   }
-  return with_executor(device, [&](const auto& executor) {
-    return reduce_with<Kind>(executor, e, shape);
-  });
+  return with_executor(device,
+                       [&](const auto& executor) { return reduce_with<Kind>(executor, e, shape); });
 }
 
 }  // namespace TESSERA_EVAL_NS

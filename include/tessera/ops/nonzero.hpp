@@ -73,8 +73,8 @@ void nonzero_fill_with(const cuda_nodes::NodeExecutor& executor, const E& e, con
 
 template <class E>
 std::int64_t nonzero_count(const E& e, const Shape& shape, Device device) {
-  return with_executor(device,
-                       [&](const auto& executor) { return nonzero_count_with(executor, e, shape); });
+  return with_executor(
+      device, [&](const auto& executor) { return nonzero_count_with(executor, e, shape); });
 }
 
 /// Writes nonzero(e) into `out` ((rows, ndim), any strides), rows beyond `rows` dropped.

@@ -11,8 +11,8 @@
 
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
-#include <thrust/transform_scan.h>
 #include <thrust/transform.h>
+#include <thrust/transform_scan.h>
 
 #include "tessera/core/device_runtime.hpp"
 #include "tessera/detail/device_work.cuh"

@@ -15,7 +15,7 @@ template <class C, class Index>
 void searchsorted(int device, const SearchRows<C>& rows, const TensorView<C>& values,
                   std::int64_t per_row, bool right, const TensorView<Index>& out) {
   searchsorted_device<C>(device, rows, leaf_kernel_of(values), extents_of(values),
-                       values.is_contiguous(), per_row, right, out);
+                         values.is_contiguous(), per_row, right, out);
 }
 
 TESSERA_FOR_EACH_NUMERIC_DTYPE(TESSERA_INSTANTIATE_SEARCHSORTED_CUDA)
