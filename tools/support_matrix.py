@@ -90,11 +90,11 @@ def rows():
          "bool takes `update` only (static_assert); indices int32 or int64"),
         ("`ragged::range`", "ops/ragged.md",
          instantiated("src/backend/host/ragged_range.cpp", "TESSERA_INSTANTIATE_RANGE_HOST"),
-         instantiated("src/backend/device/ragged.cu", "TESSERA_INSTANTIATE_RANGE_CUDA"),
+         instantiated("src/backend/instantiate_ragged_device.inl", "TESSERA_INSTANTIATE_RANGE_DEVICE"),
          "row splits int32 or int64"),
         ("`RaggedTensor::to_tensor`", "ops/ragged.md",
          header_only("include/tessera/ragged/ragged_tensor.hpp", "TESSERA_FOR_EACH_DTYPE"),
-         instantiated("src/backend/device/ragged.cu", "TESSERA_INSTANTIATE_TO_TENSOR_CUDA"),
+         instantiated("src/backend/instantiate_ragged_device.inl", "TESSERA_INSTANTIATE_TO_TENSOR_DEVICE"),
          "row splits int32 or int64"),
     ]
 

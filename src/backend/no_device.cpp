@@ -120,22 +120,11 @@ template <class T, class S>
 void range_cuda(int, const RangeOperands<T>&, std::int64_t, Tensor<S>&, Tensor<T>&) {
   unavailable("ragged::range");
 }
-#define TESSERA_INSTANTIATE_RANGE_CUDA(T, S)                                             \
-  template void range_cuda<T, S>(int, const RangeOperands<T>&, std::int64_t, Tensor<S>&, \
-                                 Tensor<T>&);
-TESSERA_FOR_EACH_RAGGED_RANGE_TYPE(TESSERA_INSTANTIATE_RANGE_CUDA)
-#undef TESSERA_INSTANTIATE_RANGE_CUDA
-
 template <class T, class S>
 void to_tensor_cuda(int, const T*, const S*, std::int64_t, std::int64_t, std::int64_t, T, T*) {
   unavailable("RaggedTensor::to_tensor");
 }
-#define TESSERA_INSTANTIATE_TO_TENSOR_CUDA(S, T)                                          \
-  template void to_tensor_cuda<T, S>(int, const T*, const S*, std::int64_t, std::int64_t, \
-                                     std::int64_t, T, T*);
-TESSERA_FOR_EACH_DTYPE_WITH(TESSERA_INSTANTIATE_TO_TENSOR_CUDA, int32_t)
-TESSERA_FOR_EACH_DTYPE_WITH(TESSERA_INSTANTIATE_TO_TENSOR_CUDA, int64_t)
-#undef TESSERA_INSTANTIATE_TO_TENSOR_CUDA
+#include "backend/instantiate_ragged_device.inl"
 }  // namespace ragged_ops
 
 }  // namespace tessera::detail

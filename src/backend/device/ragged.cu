@@ -143,12 +143,6 @@ void range_cuda(int device, const RangeOperands<T>& args, std::int64_t nrows, Te
   values_out = std::move(values);
 }
 
-#define TESSERA_INSTANTIATE_RANGE_CUDA(T, S)                                             \
-  template void range_cuda<T, S>(int, const RangeOperands<T>&, std::int64_t, Tensor<S>&, \
-                                 Tensor<T>&);
-TESSERA_FOR_EACH_RAGGED_RANGE_TYPE(TESSERA_INSTANTIATE_RANGE_CUDA)
-#undef TESSERA_INSTANTIATE_RANGE_CUDA
-
 template <class T, class S>
 void to_tensor_cuda(int device, const T* values, const S* splits, std::int64_t nrows,
                     std::int64_t width, std::int64_t inner, T pad, T* out) {
@@ -159,11 +153,6 @@ void to_tensor_cuda(int device, const T* values, const S* splits, std::int64_t n
                      DenseElement<T, S>{values, splits, width, inner, pad, out});
 }
 
-#define TESSERA_INSTANTIATE_TO_TENSOR_CUDA(S, T)                                          \
-  template void to_tensor_cuda<T, S>(int, const T*, const S*, std::int64_t, std::int64_t, \
-                                     std::int64_t, T, T*);
-TESSERA_FOR_EACH_DTYPE_WITH(TESSERA_INSTANTIATE_TO_TENSOR_CUDA, int32_t)
-TESSERA_FOR_EACH_DTYPE_WITH(TESSERA_INSTANTIATE_TO_TENSOR_CUDA, int64_t)
-#undef TESSERA_INSTANTIATE_TO_TENSOR_CUDA
+#include "backend/instantiate_ragged_device.inl"
 
 }  // namespace tessera::detail::ragged_ops
