@@ -1,8 +1,8 @@
 #pragma once
 /// @file scatter_device.cuh
 /// The device tensor_scatter_nd_* kernels (device-compiled units only), on Thrust:
-/// - Bounds: `thrust::find_if` over the index rows gives the lowest bad row; it returns to the
-///   host, the one sync of the Error policy (Ignore needs none).
+/// - Bounds: a reduction (`device_reduce`) over the index rows gives the lowest bad row; it
+///   returns to the host, the one sync of the Error policy (Ignore needs none).
 /// - Default (sub, add, min, max): one `for_each_n` over the update elements, combined with
 ///   atomics through `cuda::atomic_ref` (fetch_add / fetch_min / fetch_max where they exist, a
 ///   compare-exchange loop on the enclosing 32- or 64-bit word otherwise). Float sums then depend
@@ -17,7 +17,6 @@
 #include <type_traits>
 
 #include <thrust/copy.h>
-#include <thrust/find.h>
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/sort.h>
@@ -99,12 +98,20 @@ TESSERA_HD void scatter_atomic(T* address, T u) {
   }
 }
 
-/// True when index row i names no slice of the output.
+/// Row i when it names no slice of the output, else `rows` (so the minimum is the first bad row).
 template <class Index>
-struct ScatterRowIsBad {
+struct ScatterBadRow {
   ScatterGeometry g;
   const Index* indices;
-  TESSERA_HD bool operator()(std::int64_t i) const { return g.slice_of(indices + i * g.k) < 0; }
+  std::int64_t rows;
+  TESSERA_HD std::int64_t operator()(std::int64_t i) const {
+    return g.slice_of(indices + i * g.k) < 0 ? i : rows;
+  }
+};
+
+/// The smaller of two row numbers.
+struct LowerRow {
+  TESSERA_HD std::int64_t operator()(std::int64_t a, std::int64_t b) const { return a < b ? a : b; }
 };
 
 /// Combines update element p into its destination atomically (bad rows are skipped).
@@ -168,10 +175,7 @@ struct ScatterOrderedElement {
 template <class Index>
 std::int64_t scatter_first_bad_device(int device, const ScatterGeometry& g, const Index* indices,
                                       std::int64_t rows) {
-  if (rows == 0) return rows;
-  DeviceWork work(device);
-  const thrust::counting_iterator<std::int64_t> first(0);
-  return *thrust::find_if(work.policy(), first, first + rows, ScatterRowIsBad<Index>{g, indices});
+  return device_reduce(device, rows, ScatterBadRow<Index>{g, indices, rows}, rows, LowerRow{});
 }
 
 /// Applies Op for every row to the contiguous `out`, skipping rows outside `g`; queued, nothing
