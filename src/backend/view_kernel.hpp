@@ -1,7 +1,7 @@
 #pragma once
 /// @file view_kernel.hpp
-/// The leaf kernel and iteration extents of a plain tensor view: how the precompiled backend
-/// instantiations (host and CUDA) feed a TensorView to kernels written for expressions.
+/// The leaf kernel of a plain tensor view (its extents: `Extents::of_view`): how the precompiled
+/// backend instantiations (host and CUDA) feed a TensorView to kernels written for expressions.
 
 #include "tessera/core/tensor_view.hpp"
 #include "tessera/expr/host_executor.hpp"
@@ -15,15 +15,6 @@ LeafKernel<T> leaf_kernel_of(const TensorView<T>& view) {
   LeafKernel<T> k{view.data, view.ndim, {}, nullptr, 0};
   for (int d = 0; d < view.ndim; ++d) k.strides[d] = view.strides[d];
   return k;
-}
-
-/// The shape of `view` as kernel extents.
-template <class T>
-Extents extents_of(const TensorView<T>& view) {
-  Extents e;
-  e.ndim = view.ndim;
-  for (int d = 0; d < view.ndim; ++d) e.shape[d] = view.shape[d];
-  return e;
 }
 
 }  // namespace tessera::detail

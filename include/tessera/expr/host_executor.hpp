@@ -125,9 +125,7 @@ struct HostExecutor {
       });
       return;
     }
-    Extents extents;
-    extents.ndim = out.ndim;
-    for (int d = 0; d < out.ndim; ++d) extents.shape[d] = out.shape[d];
+    const Extents extents = Extents::of_view(out);
     if constexpr (requires(K cursor, const std::int64_t* index) {
                     cursor.seek(index);
                     cursor.inner(std::int64_t{0});

@@ -12,13 +12,14 @@ namespace tessera::detail::cuda_ops {
 
 template <class T>
 std::int64_t count_nonzero(int device, const TensorView<T>& x) {
-  return nonzero_count_device(device, leaf_kernel_of(x), extents_of(x), x.is_contiguous());
+  return nonzero_count_device(device, leaf_kernel_of(x), Extents::of_view(x), x.is_contiguous());
 }
 
 template <class T>
 void nonzero_write(int device, const TensorView<T>& x, const TensorView<std::int64_t>& out,
                    std::int64_t row_limit) {
-  nonzero_write_device(device, leaf_kernel_of(x), extents_of(x), x.is_contiguous(), out, row_limit);
+  nonzero_write_device(device, leaf_kernel_of(x), Extents::of_view(x), x.is_contiguous(), out,
+                       row_limit);
 }
 
 #define TESSERA_INSTANTIATE_NONZERO(T)                                                       \

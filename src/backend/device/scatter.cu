@@ -20,7 +20,7 @@ template <class T, class Index>
 void scatter_nd(int device, ScatterOpId op, T* out, const ScatterGeometry& g, const Index* indices,
                 std::int64_t rows, const TensorView<T>& updates, bool deterministic) {
   const auto k = leaf_kernel_of(updates);
-  const Extents extents = extents_of(updates);
+  const Extents extents = Extents::of_view(updates);
   const bool linear = updates.is_contiguous();
   with_scatter_op(op, [&](auto functor) {
     using Op = decltype(functor);

@@ -14,7 +14,7 @@ namespace tessera::detail::cuda_ops {
 template <class C, class Index>
 void searchsorted(int device, const SearchRows<C>& rows, const TensorView<C>& values,
                   std::int64_t per_row, bool right, const TensorView<Index>& out) {
-  searchsorted_device<C>(device, rows, leaf_kernel_of(values), extents_of(values),
+  searchsorted_device<C>(device, rows, leaf_kernel_of(values), Extents::of_view(values),
                          values.is_contiguous(), per_row, right, out);
 }
 

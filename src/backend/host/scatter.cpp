@@ -34,7 +34,7 @@ std::int64_t scatter_nd(ScatterOpId op, T* out, const T* source, std::int64_t nu
                         const ScatterGeometry& g, const Index* indices, std::int64_t rows,
                         const TensorView<T>& updates, bool check) {
   const auto k = leaf_kernel_of(updates);
-  const Extents extents = extents_of(updates);
+  const Extents extents = Extents::of_view(updates);
   const bool linear = updates.is_contiguous();
   const int threads = scatter_host_threads();
   return with_scatter_op(op, [&](auto functor) -> std::int64_t {
