@@ -5,8 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
+#include <thrust/system_error.h>
+
+#include "tessera/detail/device_work.cuh"
 #include "tessera/tessera.hpp"
 
 namespace ts = tessera;
@@ -99,4 +103,25 @@ TEST(CudaFused, ScatterReadsExpressionUpdatesInTheKernel) {
             t.tensor_scatter_nd_sub(i, u * 0.5f).to_vector());
   EXPECT_EQ(dt.tensor_scatter_nd_max(di, du.transpose(0, 1).transpose(0, 1) - 1.0f).to_vector(),
             t.tensor_scatter_nd_max(i, u - 1.0f).to_vector());
+}
+
+// A failure Thrust reports (on CUDA: a launch error, or an error from an algorithm that waits)
+// reaches the caller as tessera's DeviceError naming the operation and the device, not as a
+// thrust::system_error, whose type host-compiled callers cannot even name.
+TEST(DeviceCall, ThrustFailureBecomesDeviceErrorNamingOpAndDevice) {
+  REQUIRE_GPU();
+  const auto failing = [] {
+    throw thrust::system_error(thrust::error_code(1, thrust::generic_category()),
+                               "for_each: failed to launch");
+  };
+  try {
+    ts::detail::device_call("nonzero", 0, failing);
+    FAIL() << "no exception";
+  } catch (const ts::DeviceError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("nonzero"), std::string::npos) << what;
+    EXPECT_NE(what.find("cuda:0"), std::string::npos) << what;
+    EXPECT_NE(what.find("for_each: failed to launch"), std::string::npos) << what;
+  }
+  EXPECT_EQ(ts::detail::device_call("nonzero", 0, [] { return 7; }), 7);
 }

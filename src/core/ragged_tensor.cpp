@@ -2,8 +2,6 @@
 // Factories validate on a host copy of the partition (one wait for a CUDA device); the row
 // queries run on the tensor's own device.
 
-#include "tessera/tensor.hpp"  // first: defines Tensor, then the expression machinery
-
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -12,6 +10,7 @@
 #include "tessera/core/error.hpp"
 #include "tessera/detail/ragged_host.hpp"
 #include "tessera/ragged/ragged_tensor.hpp"
+#include "tessera/tensor.hpp"
 
 namespace tessera {
 

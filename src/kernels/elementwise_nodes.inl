@@ -4,12 +4,10 @@
 
 #include <type_traits>
 
-// tensor.hpp first, in its own block: it pulls in the expression machinery in dependency order.
-#include "tessera/tensor.hpp"
-
 #include "tessera/expr/cuda_nodes.hpp"
 #include "tessera/expr/functors.hpp"
 #include "tessera/expr/reduce.hpp"
+#include "tessera/tensor.hpp"
 
 namespace tessera::detail::cuda_nodes {
 

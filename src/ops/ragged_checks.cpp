@@ -2,8 +2,6 @@
 // operation, the argument and the offending position and values, and is raised before anything
 // is allocated for the result. Host compiler only.
 
-#include "tessera/tensor.hpp"  // first: defines Tensor, then the expression machinery
-
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -11,6 +9,7 @@
 #include "tessera/core/error.hpp"
 #include "tessera/ragged/ragged_tensor.hpp"
 #include "tessera/ragged/range.hpp"
+#include "tessera/tensor.hpp"
 
 namespace tessera::detail {
 

@@ -1,13 +1,12 @@
 // ragged::range: argument shapes and devices, broadcasting of scalars, and the dispatch to the
 // host or CUDA kernel (which check the row sizes and the total before allocating values).
 
-#include "tessera/tensor.hpp"  // first: defines Tensor, then the expression machinery
-
 #include <cstdint>
 #include <optional>
 
 #include "tessera/core/error.hpp"
 #include "tessera/ragged/range.hpp"
+#include "tessera/tensor.hpp"
 
 namespace tessera::ragged::detail {
 

@@ -1,8 +1,6 @@
 // Argument checks of the tensor_scatter_nd_* family: shapes and devices are validated before
 // anything is written, and out-of-bounds rows are reported in TensorFlow's words.
 
-#include "tessera/tensor.hpp"  // first: defines Tensor, then the expression machinery
-
 #include <cstdint>
 #include <sstream>
 #include <string>
@@ -11,6 +9,7 @@
 
 #include "tessera/core/error.hpp"
 #include "tessera/ops/scatter.hpp"
+#include "tessera/tensor.hpp"
 
 namespace tessera::detail {
 

@@ -1,14 +1,13 @@
 // Argument checks of searchsorted and bucketize: everything is validated before anything is
 // written, so a bad call leaves `out` and the inputs as they were.
 
-#include "tessera/tensor.hpp"  // first: defines Tensor, then the expression machinery
-
 #include <climits>
 #include <cstdint>
 #include <optional>
 
 #include "tessera/core/error.hpp"
 #include "tessera/ops/searchsorted.hpp"
+#include "tessera/tensor.hpp"
 
 namespace tessera::detail {
 

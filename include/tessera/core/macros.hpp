@@ -30,3 +30,11 @@
 #else
 #define TESSERA_EVAL_NS eval_host
 #endif
+
+namespace tessera::detail {
+/// Selects the evaluation flavour of the including translation unit (see TESSERA_EVAL_NS);
+/// a default template argument of this type gives member templates distinct mangled names.
+inline namespace TESSERA_EVAL_NS {
+struct EvalAbi {};
+}  // namespace TESSERA_EVAL_NS
+}  // namespace tessera::detail

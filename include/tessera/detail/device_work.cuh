@@ -7,7 +7,9 @@
 ///   other tessera operation, no sync unless an algorithm returns a value to the host), with
 ///   temporaries from the stream-ordered pool (`cudaMallocAsync`, which caches freed blocks);
 /// - emulated: Thrust's OpenMP system, temporaries from the emulated device's memory, and device
-///   memory open to the algorithms for the scope of the DeviceWork.
+///   memory open to the algorithms for the scope of the DeviceWork;
+/// - no device: Thrust's serial system; the kernels are compiled so that every build has the same
+///   entry points, but no device tensor can exist to reach them.
 /// Every device kernel is written once against `work.policy()`.
 
 #include "tessera/core/macros.hpp"
@@ -18,15 +20,23 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
+
+#include <thrust/system_error.h>
 
 #include "tessera/core/device_runtime.hpp"
+#include "tessera/core/error.hpp"
+
+#include "tessera/config.hpp"
 
 #if defined(__CUDACC__)
 #include <cuda_runtime_api.h>
 
 #include <thrust/system/cuda/execution_policy.h>
-#else
+#elif TESSERA_DEVICE_EMULATED
 #include <thrust/system/omp/execution_policy.h>
+#else
+#include <thrust/system/cpp/execution_policy.h>
 #endif
 
 namespace tessera::detail {
@@ -52,8 +62,10 @@ class DeviceWork {
   auto policy() {
 #if defined(__CUDACC__)
     return thrust::cuda::par_nosync(allocator_).on(cudaStreamLegacy);
-#else
+#elif TESSERA_DEVICE_EMULATED
     return thrust::omp::par(allocator_);
+#else
+    return thrust::cpp::par(allocator_);  // a build without a device: compiled, never run
 #endif
   }
   int device() const noexcept { return allocator_.device; }
@@ -62,6 +74,19 @@ class DeviceWork {
   device_runtime::DeviceScope scope_;
   DeviceTemporaryAllocator allocator_;
 };
+
+/// Runs the device algorithms of operation `op` on `device`, reporting a failure Thrust raises
+/// (a CUDA error from a launch, or from an algorithm that waits) as the DeviceError every other
+/// device failure is. The conversion happens here, in device-compiled code, because Thrust's
+/// types live in an ABI namespace that differs between nvcc and host-compiler units.
+template <class F>
+decltype(auto) device_call(const char* op, int device, F&& algorithms) {
+  try {
+    return std::forward<F>(algorithms)();
+  } catch (const thrust::system_error& e) {
+    raise<DeviceError>(op, "the device algorithm failed on cuda:", device, ": ", e.what());
+  }
+}
 
 /// A scratch array of `count` T on a device, freed (stream-ordered) at the end of the scope.
 template <class T>

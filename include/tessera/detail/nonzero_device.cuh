@@ -56,8 +56,10 @@ template <class K>
 std::int64_t nonzero_count_device(int device, const K& k, const Extents& extents, bool linear) {
   const std::int64_t n = extents.numel();
   if (n == 0) return 0;
-  return device_reduce(device, n, NonzeroFlag<K>{k, extents, linear}, std::int64_t{0},
-                       thrust::plus<std::int64_t>());
+  return device_call("nonzero", device, [&] {
+    return device_reduce(device, n, NonzeroFlag<K>{k, extents, linear}, std::int64_t{0},
+                         thrust::plus<std::int64_t>());
+  });
 }
 
 /// Writes the first `row_limit` rows of nonzero into `out`; queued, does not wait.
@@ -66,14 +68,16 @@ void nonzero_write_device(int device, const K& k, const Extents& extents, bool l
                           const TensorView<std::int64_t>& out, std::int64_t row_limit) {
   const std::int64_t n = extents.numel();
   if (n == 0 || row_limit == 0) return;
-  DeviceWork work(device);
-  const DeviceBuffer<std::int64_t> rows(n, device);
-  const NonzeroFlag<K> flag{k, extents, linear};
-  const thrust::counting_iterator<std::int64_t> positions(0);
-  thrust::transform_exclusive_scan(work.policy(), positions, positions + n, rows.data(), flag,
-                                   std::int64_t{0}, thrust::plus<std::int64_t>());
-  thrust::for_each_n(work.policy(), positions, n,
-                     NonzeroRowWriter<K>{flag, rows.data(), out, row_limit});
+  device_call("nonzero", device, [&] {
+    DeviceWork work(device);
+    const DeviceBuffer<std::int64_t> rows(n, device);
+    const NonzeroFlag<K> flag{k, extents, linear};
+    const thrust::counting_iterator<std::int64_t> positions(0);
+    thrust::transform_exclusive_scan(work.policy(), positions, positions + n, rows.data(), flag,
+                                     std::int64_t{0}, thrust::plus<std::int64_t>());
+    thrust::for_each_n(work.policy(), positions, n,
+                       NonzeroRowWriter<K>{flag, rows.data(), out, row_limit});
+  });
 }
 
 // nonzero's count and write on the device executor (ops/nonzero.hpp picks them by overload).

@@ -175,7 +175,9 @@ struct ScatterOrderedElement {
 template <class Index>
 std::int64_t scatter_first_bad_device(int device, const ScatterGeometry& g, const Index* indices,
                                       std::int64_t rows) {
-  return device_reduce(device, rows, ScatterBadRow<Index>{g, indices, rows}, rows, LowerRow{});
+  return device_call("tensor_scatter_nd", device, [&] {
+    return device_reduce(device, rows, ScatterBadRow<Index>{g, indices, rows}, rows, LowerRow{});
+  });
 }
 
 /// Applies Op for every row to the contiguous `out`, skipping rows outside `g`; queued, nothing
@@ -186,27 +188,30 @@ void scatter_device(int device, T* out, const ScatterGeometry& g, const Index* i
                     bool deterministic) {
   const std::int64_t n = rows * g.slice_size;
   if (n == 0) return;
-  DeviceWork work(device);
-  const thrust::counting_iterator<std::int64_t> first(0);
-  // Update with duplicate rows: the last row in index order wins on every device (as on the
-  // host), so it always takes the ordered path; the other ops commute (up to float rounding).
-  if constexpr (!std::is_same_v<Op, scatter_ops::Update>) {
-    if (!deterministic) {
-      thrust::for_each_n(
-          work.policy(), first, n,
-          ScatterAtomicElement<Op, T, Index, K>{out, g, indices, updates, extents, linear});
-      return;
+  device_call("tensor_scatter_nd", device, [&] {
+    DeviceWork work(device);
+    const thrust::counting_iterator<std::int64_t> first(0);
+    // Update with duplicate rows: the last row in index order wins on every device (as on the
+    // host), so it always takes the ordered path; the other ops commute (up to float rounding).
+    if constexpr (!std::is_same_v<Op, scatter_ops::Update>) {
+      if (!deterministic) {
+        thrust::for_each_n(
+            work.policy(), first, n,
+            ScatterAtomicElement<Op, T, Index, K>{out, g, indices, updates, extents, linear});
+        return;
+      }
     }
-  }
-  const DeviceBuffer<std::int64_t> keys(rows, device);
-  const DeviceBuffer<std::int64_t> order(rows, device);
-  thrust::transform(work.policy(), first, first + rows, keys.data(),
-                    ScatterRowKey<Index>{g, indices});
-  thrust::copy(work.policy(), first, first + rows, order.data());
-  thrust::stable_sort_by_key(work.policy(), keys.data(), keys.data() + rows, order.data());
-  thrust::for_each_n(work.policy(), first, n,
-                     ScatterOrderedElement<Op, T, K>{out, g.slices, g.slice_size, keys.data(),
-                                                     order.data(), rows, updates, extents, linear});
+    const DeviceBuffer<std::int64_t> keys(rows, device);
+    const DeviceBuffer<std::int64_t> order(rows, device);
+    thrust::transform(work.policy(), first, first + rows, keys.data(),
+                      ScatterRowKey<Index>{g, indices});
+    thrust::copy(work.policy(), first, first + rows, order.data());
+    thrust::stable_sort_by_key(work.policy(), keys.data(), keys.data() + rows, order.data());
+    thrust::for_each_n(
+        work.policy(), first, n,
+        ScatterOrderedElement<Op, T, K>{out, g.slices, g.slice_size, keys.data(), order.data(),
+                                        rows, updates, extents, linear});
+  });
 }
 
 // The scatter on the device executor (ops/scatter.hpp picks it by overload): an expression of

@@ -54,18 +54,20 @@ void searchsorted_device(int device, const SearchRows<S>& rows, const K& values,
                          const TensorView<Index>& out) {
   const std::int64_t n = extents.numel();
   if (n == 0) return;
-  DeviceWork work(device);
-  const thrust::counting_iterator<std::int64_t> first(0);
-  const bool out_linear = out.is_contiguous();
-  if (right) {
-    thrust::for_each_n(
-        work.policy(), first, n,
-        SearchValue<true, C, S, K, Index>{rows, values, extents, linear, per_row, out, out_linear});
-  } else {
-    thrust::for_each_n(work.policy(), first, n,
-                       SearchValue<false, C, S, K, Index>{rows, values, extents, linear, per_row,
-                                                          out, out_linear});
-  }
+  device_call("searchsorted", device, [&] {
+    DeviceWork work(device);
+    const thrust::counting_iterator<std::int64_t> first(0);
+    const bool out_linear = out.is_contiguous();
+    if (right) {
+      thrust::for_each_n(work.policy(), first, n,
+                         SearchValue<true, C, S, K, Index>{rows, values, extents, linear, per_row,
+                                                           out, out_linear});
+    } else {
+      thrust::for_each_n(work.policy(), first, n,
+                         SearchValue<false, C, S, K, Index>{rows, values, extents, linear, per_row,
+                                                            out, out_linear});
+    }
+  });
 }
 
 // searchsorted on the device executor (ops/searchsorted.hpp picks it by overload): the values

@@ -124,16 +124,20 @@ struct DeviceExecutor {
   void run(const TensorView<Out>& out, const K& k, bool linear) const {
     const std::int64_t n = out.numel();
     if (n == 0) return;
-    DeviceWork work(device);
-    thrust::for_each_n(work.policy(), thrust::counting_iterator<std::int64_t>(0), n,
-                       ElementwiseWrite<Out, K>{out, k, Extents::of_view(out), linear});
+    device_call("evaluate", device, [&] {
+      DeviceWork work(device);
+      thrust::for_each_n(work.policy(), thrust::counting_iterator<std::int64_t>(0), n,
+                         ElementwiseWrite<Out, K>{out, k, Extents::of_view(out), linear});
+    });
   }
 
   /// Needs the result on the host, so this waits for the device (one sync).
   template <class Acc, class K, class Combine>
   Acc reduce(const Extents& extents, const K& k, bool linear, Acc init, Combine combine) const {
-    return device_reduce(device, extents.numel(), ReduceInput<Acc, K>{k, extents, linear}, init,
-                         combine);
+    return device_call("reduce", device, [&] {
+      return device_reduce(device, extents.numel(), ReduceInput<Acc, K>{k, extents, linear}, init,
+                           combine);
+    });
   }
 };
 

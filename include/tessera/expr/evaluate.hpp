@@ -7,10 +7,10 @@
 
 #include <type_traits>
 
+#include "tessera/core/tensor_class.hpp"
 #include "tessera/expr/executors.hpp"
 #include "tessera/expr/nodes.hpp"
 #include "tessera/expr/operators.hpp"
-#include "tessera/tensor.hpp"
 
 namespace tessera {
 namespace detail {
@@ -96,9 +96,3 @@ Tensor<typename E::value_type> eval(const E& expression) {
 }  // namespace TESSERA_EVAL_NS
 
 }  // namespace tessera
-
-#include "tessera/expr/reduce.hpp"
-// The operations define the operation members of Expr.
-#include "tessera/ops/nonzero.hpp"
-#include "tessera/ops/scatter.hpp"
-#include "tessera/ops/searchsorted.hpp"

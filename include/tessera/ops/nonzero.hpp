@@ -12,9 +12,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "tessera/core/tensor_class.hpp"
 #include "tessera/detail/nonzero_host.hpp"
 #include "tessera/expr/evaluate.hpp"
-#include "tessera/tensor.hpp"
 
 #if TESSERA_DEVICE_CODE
 #include "tessera/detail/nonzero_device.cuh"
@@ -33,6 +33,13 @@ void nonzero_write(int device, const TensorView<T>& x, const TensorView<std::int
 }  // namespace detail::cuda_ops
 
 namespace detail {
+
+// Argument checks (src/ops/nonzero_checks.cpp); each names op, argument and values.
+/// DeviceError unless `out` (of `op`) is on the input's device.
+void check_nonzero_out_device(const char* op, Device out, Device input);
+/// ValueError when nonzero_static's size is negative.
+void check_nonzero_static_size(std::int64_t size);
+
 inline namespace TESSERA_EVAL_NS {
 
 // The count and the write, overloaded on the executor (executors.hpp).
@@ -90,9 +97,7 @@ template <class E>
 void nonzero_into(const E& e, Tensor<std::int64_t>& out, const char* op) {
   const Shape shape = expr_shape(e);
   const Device device = device_of(e);
-  if (!(out.device() == device)) {
-    raise<DeviceError>(op, "out is on ", out.device(), " but the input is on ", device);
-  }
+  check_nonzero_out_device(op, out.device(), device);
   const auto ndim = static_cast<std::int64_t>(shape.size());
   if (device.is_cpu()) {
     // One counting pass serves both the size and the write offsets.
@@ -167,9 +172,7 @@ void nonzero_out(const E& e, Tensor<std::int64_t>& out) {
 /// Never waits for the GPU. size < 0 → ValueError.
 template <Expression E>
 Tensor<std::int64_t> nonzero_static(const E& e, std::int64_t size, std::int64_t fill_value = -1) {
-  if (size < 0) {
-    detail::raise<ValueError>("nonzero_static", "size must be non-negative, got ", size);
-  }
+  detail::check_nonzero_static_size(size);
   const Shape shape = detail::expr_shape(e);
   const Device device = detail::device_of(e);
   auto out = Tensor<std::int64_t>::full({size, static_cast<std::int64_t>(shape.size())}, fill_value,
@@ -182,33 +185,34 @@ Tensor<std::int64_t> nonzero_static(const E& e, std::int64_t size, std::int64_t 
 
 template <class D>
 template <class Abi>
-Tensor<std::int64_t> Expr<D>::nonzero() const {
-  return tessera::nonzero(derived());
+Tensor<std::int64_t> NonzeroMethods<D>::nonzero() const {
+  return tessera::nonzero(self());
 }
 template <class D>
 template <class Abi>
-std::vector<Tensor<std::int64_t>> Expr<D>::nonzero(AsTuple tag) const {
-  return tessera::nonzero(derived(), tag);
+std::vector<Tensor<std::int64_t>> NonzeroMethods<D>::nonzero(AsTuple tag) const {
+  return tessera::nonzero(self(), tag);
 }
 template <class D>
 template <class Abi>
-void Expr<D>::nonzero_out(Tensor<std::int64_t>& out) const {
-  tessera::nonzero_out(derived(), out);
+void NonzeroMethods<D>::nonzero_out(Tensor<std::int64_t>& out) const {
+  tessera::nonzero_out(self(), out);
 }
 template <class D>
 template <class Abi>
-Tensor<std::int64_t> Expr<D>::nonzero_static(std::int64_t size, std::int64_t fill_value) const {
-  return tessera::nonzero_static(derived(), size, fill_value);
+Tensor<std::int64_t> NonzeroMethods<D>::nonzero_static(std::int64_t size,
+                                                       std::int64_t fill_value) const {
+  return tessera::nonzero_static(self(), size, fill_value);
 }
 template <class D>
 template <class Abi>
-std::int64_t Expr<D>::count_nonzero() const {
-  return tessera::count_nonzero(derived());
+std::int64_t NonzeroMethods<D>::count_nonzero() const {
+  return tessera::count_nonzero(self());
 }
 template <class D>
 template <class Abi>
-Tensor<std::int64_t> Expr<D>::argwhere() const {
-  return tessera::argwhere(derived());
+Tensor<std::int64_t> NonzeroMethods<D>::argwhere() const {
+  return tessera::argwhere(self());
 }
 
 }  // namespace tessera

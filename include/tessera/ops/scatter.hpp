@@ -14,10 +14,10 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "tessera/core/tensor_class.hpp"
 #include "tessera/detail/scatter_host.hpp"
 #include "tessera/detail/scatter_kernels.hpp"
 #include "tessera/expr/evaluate.hpp"
-#include "tessera/tensor.hpp"
 
 #if TESSERA_DEVICE_CODE
 #include "tessera/detail/scatter_device.cuh"
@@ -240,42 +240,44 @@ Tensor<T> scatter_nd_run(const Tensor<T>& tensor, const Tensor<Index>& indices_o
 // One block per member of the family: the copying form, the in-place form (`name_`), each with
 // and without options, as free functions and as Tensor methods.
 /// Defines tensor_scatter_nd_NAME and INPLACE (free functions and Tensor methods) for OP.
-#define TESSERA_SCATTER_FAMILY(NAME, INPLACE, OP)                                               \
-  inline namespace TESSERA_EVAL_NS {                                                            \
-  template <class T, class Index, Expression Updates>                                           \
-  Tensor<T> NAME(const Tensor<T>& tensor, const Tensor<Index>& indices, const Updates& updates, \
-                 const ScatterOptions& options = {}) {                                          \
-    return detail::scatter_nd_run<detail::scatter_ops::OP>(tensor, indices, updates, options,   \
-                                                           false);                              \
-  }                                                                                             \
-  template <class T, class Index, Expression Updates>                                           \
-  Tensor<T>& INPLACE(Tensor<T>& tensor, const Tensor<Index>& indices, const Updates& updates,   \
-                     const ScatterOptions& options = {}) {                                      \
-    detail::scatter_nd_run<detail::scatter_ops::OP>(tensor, indices, updates, options, true);   \
-    return tensor;                                                                              \
-  }                                                                                             \
-  }                                                                                             \
-  template <class T>                                                                            \
-  template <class Index, class Updates, class Abi>                                              \
-  Tensor<T> Tensor<T>::NAME(const Tensor<Index>& indices, const Updates& updates) const {       \
-    return tessera::NAME(*this, indices, updates);                                              \
-  }                                                                                             \
-  template <class T>                                                                            \
-  template <class Index, class Updates, class Abi>                                              \
-  Tensor<T> Tensor<T>::NAME(const Tensor<Index>& indices, const Updates& updates,               \
-                            const ScatterOptions& options) const {                              \
-    return tessera::NAME(*this, indices, updates, options);                                     \
-  }                                                                                             \
-  template <class T>                                                                            \
-  template <class Index, class Updates, class Abi>                                              \
-  Tensor<T>& Tensor<T>::INPLACE(const Tensor<Index>& indices, const Updates& updates) {         \
-    return tessera::INPLACE(*this, indices, updates);                                           \
-  }                                                                                             \
-  template <class T>                                                                            \
-  template <class Index, class Updates, class Abi>                                              \
-  Tensor<T>& Tensor<T>::INPLACE(const Tensor<Index>& indices, const Updates& updates,           \
-                                const ScatterOptions& options) {                                \
-    return tessera::INPLACE(*this, indices, updates, options);                                  \
+#define TESSERA_SCATTER_FAMILY(NAME, INPLACE, OP)                                                 \
+  inline namespace TESSERA_EVAL_NS {                                                              \
+  template <class T, class Index, Expression Updates>                                             \
+  Tensor<T> NAME(const Tensor<T>& tensor, const Tensor<Index>& indices, const Updates& updates,   \
+                 const ScatterOptions& options = {}) {                                            \
+    return detail::scatter_nd_run<detail::scatter_ops::OP>(tensor, indices, updates, options,     \
+                                                           false);                                \
+  }                                                                                               \
+  template <class T, class Index, Expression Updates>                                             \
+  Tensor<T>& INPLACE(Tensor<T>& tensor, const Tensor<Index>& indices, const Updates& updates,     \
+                     const ScatterOptions& options = {}) {                                        \
+    detail::scatter_nd_run<detail::scatter_ops::OP>(tensor, indices, updates, options, true);     \
+    return tensor;                                                                                \
+  }                                                                                               \
+  }                                                                                               \
+  template <class T>                                                                              \
+  template <class Index, class Updates, class Abi>                                                \
+  Tensor<T> ScatterMethods<Tensor<T>>::NAME(const Tensor<Index>& indices, const Updates& updates) \
+      const {                                                                                     \
+    return tessera::NAME(self(), indices, updates);                                               \
+  }                                                                                               \
+  template <class T>                                                                              \
+  template <class Index, class Updates, class Abi>                                                \
+  Tensor<T> ScatterMethods<Tensor<T>>::NAME(const Tensor<Index>& indices, const Updates& updates, \
+                                            const ScatterOptions& options) const {                \
+    return tessera::NAME(self(), indices, updates, options);                                      \
+  }                                                                                               \
+  template <class T>                                                                              \
+  template <class Index, class Updates, class Abi>                                                \
+  Tensor<T>& ScatterMethods<Tensor<T>>::INPLACE(const Tensor<Index>& indices,                     \
+                                                const Updates& updates) {                         \
+    return tessera::INPLACE(self(), indices, updates);                                            \
+  }                                                                                               \
+  template <class T>                                                                              \
+  template <class Index, class Updates, class Abi>                                                \
+  Tensor<T>& ScatterMethods<Tensor<T>>::INPLACE(                                                  \
+      const Tensor<Index>& indices, const Updates& updates, const ScatterOptions& options) {      \
+    return tessera::INPLACE(self(), indices, updates, options);                                   \
   }
 
 /// `tensor_scatter_nd_sub(t, indices, updates)`: a copy of t with updates subtracted at indices

@@ -13,10 +13,10 @@
 #include <optional>
 #include <type_traits>
 
+#include "tessera/core/tensor_class.hpp"
 #include "tessera/detail/search_kernels.hpp"
 #include "tessera/detail/searchsorted_host.hpp"
 #include "tessera/expr/evaluate.hpp"
-#include "tessera/tensor.hpp"
 
 #if TESSERA_DEVICE_CODE
 #include "tessera/detail/searchsorted_device.cuh"
@@ -285,35 +285,36 @@ void bucketize_out(const Input& input, const Boundaries& boundaries, Tensor<Inde
 
 template <class D>
 template <class Index, class Values, class Abi>
-Tensor<Index> Expr<D>::searchsorted(const Values& values) const {
-  return tessera::searchsorted<Index>(derived(), values);
+Tensor<Index> SearchSortedMethods<D>::searchsorted(const Values& values) const {
+  return tessera::searchsorted<Index>(self(), values);
 }
 template <class D>
 template <class Index, class Values, class Abi>
-Tensor<Index> Expr<D>::searchsorted(const Values& values,
-                                    const SearchSortedOptions& options) const {
-  return tessera::searchsorted<Index>(derived(), values, options);
+Tensor<Index> SearchSortedMethods<D>::searchsorted(const Values& values,
+                                                   const SearchSortedOptions& options) const {
+  return tessera::searchsorted<Index>(self(), values, options);
 }
 template <class D>
 template <class Values, class Index, class Abi>
-void Expr<D>::searchsorted_out(const Values& values, Tensor<Index>& out) const {
-  tessera::searchsorted_out(derived(), values, out);
+void SearchSortedMethods<D>::searchsorted_out(const Values& values, Tensor<Index>& out) const {
+  tessera::searchsorted_out(self(), values, out);
 }
 template <class D>
 template <class Values, class Index, class Abi>
-void Expr<D>::searchsorted_out(const Values& values, Tensor<Index>& out,
-                               const SearchSortedOptions& options) const {
-  tessera::searchsorted_out(derived(), values, out, options);
+void SearchSortedMethods<D>::searchsorted_out(const Values& values, Tensor<Index>& out,
+                                              const SearchSortedOptions& options) const {
+  tessera::searchsorted_out(self(), values, out, options);
 }
 template <class D>
 template <class Index, class Boundaries, class Abi>
-Tensor<Index> Expr<D>::bucketize(const Boundaries& boundaries, bool right) const {
-  return tessera::bucketize<Index>(derived(), boundaries, right);
+Tensor<Index> SearchSortedMethods<D>::bucketize(const Boundaries& boundaries, bool right) const {
+  return tessera::bucketize<Index>(self(), boundaries, right);
 }
 template <class D>
 template <class Boundaries, class Index, class Abi>
-void Expr<D>::bucketize_out(const Boundaries& boundaries, Tensor<Index>& out, bool right) const {
-  tessera::bucketize_out(derived(), boundaries, out, right);
+void SearchSortedMethods<D>::bucketize_out(const Boundaries& boundaries, Tensor<Index>& out,
+                                           bool right) const {
+  tessera::bucketize_out(self(), boundaries, out, right);
 }
 
 }  // namespace tessera

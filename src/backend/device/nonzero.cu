@@ -1,12 +1,10 @@
 // nonzero's device kernels instantiated over plain tensors of every dtype, for host-compiled
 // callers (device-compiled callers instantiate them on their own expressions).
 
-// tensor.hpp first, in its own block: it pulls in the expression machinery in dependency order.
-#include "tessera/tensor.hpp"
-
 #include "backend/view_kernel.hpp"
 #include "tessera/detail/nonzero_device.cuh"
 #include "tessera/ops/nonzero.hpp"
+#include "tessera/tensor.hpp"
 
 namespace tessera::detail::cuda_ops {
 

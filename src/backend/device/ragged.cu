@@ -3,9 +3,6 @@
 // row) must reach the host to raise errors before the values are allocated, and to allocate
 // them.
 
-// tensor.hpp first, in its own block: it pulls in the expression machinery in dependency order.
-#include "tessera/tensor.hpp"
-
 #include <cstdint>
 #include <limits>
 
@@ -18,6 +15,7 @@
 #include "tessera/detail/device_work.cuh"
 #include "tessera/detail/ragged_range_kernels.hpp"
 #include "tessera/ragged/range.hpp"
+#include "tessera/tensor.hpp"
 
 namespace tessera::detail::ragged_ops {
 
@@ -108,39 +106,41 @@ template <class T, class S>
 void range_cuda(int device, const RangeOperands<T>& args, std::int64_t nrows, Tensor<S>& splits_out,
                 Tensor<T>& values_out) {
   const Device dev = Device::cuda(device);
-  DeviceWork work(device);
-  const thrust::counting_iterator<std::int64_t> first(0);
-  // The one wait: the last prefix holds the total and the lowest faulty row.
-  RangePrefix all{0, INT64_MAX};
-  const DeviceBuffer<RangePrefix> prefixes(nrows, device);
-  if (nrows > 0) {
-    thrust::transform_inclusive_scan(work.policy(), first, first + nrows, prefixes.data(),
-                                     RangeRow<T>{args}, JoinRangePrefixes{});
-    device_runtime::copy_to_host(&all, prefixes.data() + (nrows - 1), sizeof(all), device);
-  }
-  if (all.fault_row != INT64_MAX) {
-    const std::int64_t row = all.fault_row;
-    const T start = operand_at(args.starts, row, device);
-    const T limit = operand_at(args.limits, row, device);
-    const T delta = operand_at(args.deltas, row, device);
-    RangeFault fault = RangeFault::None;
-    range_size(start, limit, delta, fault);
-    raise_range_fault(fault, row, start, limit, delta);
-  }
-  const std::int64_t total = all.total;
-  if (total == INT64_MAX || total > static_cast<std::int64_t>(std::numeric_limits<S>::max())) {
-    raise_range_total<S>(total, total == INT64_MAX);
-  }
-  Tensor<S> splits = Tensor<S>::empty({nrows + 1}, dev);
-  thrust::transform(work.policy(), first, first + (nrows + 1), splits.data(),
-                    SplitOf<S>{prefixes.data()});
-  Tensor<T> values = Tensor<T>::empty({total}, dev);
-  if (total > 0) {
-    thrust::for_each_n(work.policy(), first, total,
-                       RangeValue<T, S>{args, splits.data(), nrows, values.data()});
-  }
-  splits_out = std::move(splits);
-  values_out = std::move(values);
+  device_call("ragged::range", device, [&] {
+    DeviceWork work(device);
+    const thrust::counting_iterator<std::int64_t> first(0);
+    // The one wait: the last prefix holds the total and the lowest faulty row.
+    RangePrefix all{0, INT64_MAX};
+    const DeviceBuffer<RangePrefix> prefixes(nrows, device);
+    if (nrows > 0) {
+      thrust::transform_inclusive_scan(work.policy(), first, first + nrows, prefixes.data(),
+                                       RangeRow<T>{args}, JoinRangePrefixes{});
+      device_runtime::copy_to_host(&all, prefixes.data() + (nrows - 1), sizeof(all), device);
+    }
+    if (all.fault_row != INT64_MAX) {
+      const std::int64_t row = all.fault_row;
+      const T start = operand_at(args.starts, row, device);
+      const T limit = operand_at(args.limits, row, device);
+      const T delta = operand_at(args.deltas, row, device);
+      RangeFault fault = RangeFault::None;
+      range_size(start, limit, delta, fault);
+      raise_range_fault(fault, row, start, limit, delta);
+    }
+    const std::int64_t total = all.total;
+    if (total == INT64_MAX || total > static_cast<std::int64_t>(std::numeric_limits<S>::max())) {
+      raise_range_total<S>(total, total == INT64_MAX);
+    }
+    Tensor<S> splits = Tensor<S>::empty({nrows + 1}, dev);
+    thrust::transform(work.policy(), first, first + (nrows + 1), splits.data(),
+                      SplitOf<S>{prefixes.data()});
+    Tensor<T> values = Tensor<T>::empty({total}, dev);
+    if (total > 0) {
+      thrust::for_each_n(work.policy(), first, total,
+                         RangeValue<T, S>{args, splits.data(), nrows, values.data()});
+    }
+    splits_out = std::move(splits);
+    values_out = std::move(values);
+  });
 }
 
 template <class T, class S>
@@ -148,11 +148,24 @@ void to_tensor_cuda(int device, const T* values, const S* splits, std::int64_t n
                     std::int64_t width, std::int64_t inner, T pad, T* out) {
   const std::int64_t n = nrows * width * inner;
   if (n == 0) return;
-  DeviceWork work(device);
-  thrust::for_each_n(work.policy(), thrust::counting_iterator<std::int64_t>(0), n,
-                     DenseElement<T, S>{values, splits, width, inner, pad, out});
+  device_call("RaggedTensor::to_tensor", device, [&] {
+    DeviceWork work(device);
+    thrust::for_each_n(work.policy(), thrust::counting_iterator<std::int64_t>(0), n,
+                       DenseElement<T, S>{values, splits, width, inner, pad, out});
+  });
 }
 
-#include "backend/instantiate_ragged_device.inl"
+#define TESSERA_INSTANTIATE_RANGE_DEVICE(T, S)                                           \
+  template void range_cuda<T, S>(int, const RangeOperands<T>&, std::int64_t, Tensor<S>&, \
+                                 Tensor<T>&);
+TESSERA_FOR_EACH_RAGGED_RANGE_TYPE(TESSERA_INSTANTIATE_RANGE_DEVICE)
+#undef TESSERA_INSTANTIATE_RANGE_DEVICE
+
+#define TESSERA_INSTANTIATE_TO_TENSOR_DEVICE(S, T)                                        \
+  template void to_tensor_cuda<T, S>(int, const T*, const S*, std::int64_t, std::int64_t, \
+                                     std::int64_t, T, T*);
+TESSERA_FOR_EACH_DTYPE_WITH(TESSERA_INSTANTIATE_TO_TENSOR_DEVICE, int32_t)
+TESSERA_FOR_EACH_DTYPE_WITH(TESSERA_INSTANTIATE_TO_TENSOR_DEVICE, int64_t)
+#undef TESSERA_INSTANTIATE_TO_TENSOR_DEVICE
 
 }  // namespace tessera::detail::ragged_ops

@@ -1,12 +1,10 @@
 // tensor_scatter_nd_*'s device kernels instantiated over tensors of updates of every dtype, for
 // host-compiled callers (device-compiled callers instantiate them on their own expressions).
 
-// tensor.hpp first, in its own block: it pulls in the expression machinery in dependency order.
-#include "tessera/tensor.hpp"
-
 #include "backend/view_kernel.hpp"
 #include "tessera/detail/scatter_device.cuh"
 #include "tessera/ops/scatter.hpp"
+#include "tessera/tensor.hpp"
 
 namespace tessera::detail::cuda_ops {
 

@@ -2,12 +2,10 @@
 // in the compare type C, answers as int32 or int64 (device-compiled callers instantiate the same
 // kernel on their own value expressions).
 
-// tensor.hpp first, in its own block: it pulls in the expression machinery in dependency order.
-#include "tessera/tensor.hpp"
-
 #include "backend/view_kernel.hpp"
 #include "tessera/detail/searchsorted_device.cuh"
 #include "tessera/ops/searchsorted.hpp"
+#include "tessera/tensor.hpp"
 
 namespace tessera::detail::cuda_ops {
 

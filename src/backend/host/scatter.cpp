@@ -2,12 +2,11 @@
 // tensors of updates, so that callers compile none of it (expressions of updates instantiate
 // the same kernel in the caller, reading the expression in place).
 
-#include "tessera/tensor.hpp"  // first: defines Tensor, then the expression machinery
-
+#include "tessera/ops/scatter.hpp"
 #include "backend/view_kernel.hpp"
 #include "tessera/config.hpp"
 #include "tessera/detail/scatter_host.hpp"
-#include "tessera/ops/scatter.hpp"
+#include "tessera/tensor.hpp"
 
 #if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP
 #include <omp.h>

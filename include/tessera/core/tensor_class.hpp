@@ -1,0 +1,220 @@
+#pragma once
+/// @file tensor_class.hpp
+/// `Tensor<T>`: an owning, reference-counted, strided n-d array on one device. This header
+/// declares the class; include tessera/tensor.hpp, which adds the evaluation of expressions
+/// and the definitions of the operation methods (ops/).
+
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "tessera/core/device.hpp"
+#include "tessera/core/dtype.hpp"
+#include "tessera/core/error.hpp"
+#include "tessera/core/macros.hpp"
+#include "tessera/core/shape.hpp"
+#include "tessera/core/storage.hpp"
+#include "tessera/core/tensor_view.hpp"
+#include "tessera/expr/expr.hpp"
+
+namespace tessera {
+
+namespace detail {
+inline namespace TESSERA_EVAL_NS {
+// Defined in expr/evaluate.hpp.
+template <class T, class E>
+Tensor<T> materialize(const E& expression);
+template <class T, class E>
+void assign_expression(Tensor<T>& destination, const E& expression);
+}  // namespace TESSERA_EVAL_NS
+}  // namespace detail
+
+/// An n-d array of T (one of the eight dtypes) on the CPU or a CUDA GPU.
+///
+/// Copies are cheap and share memory (like PyTorch); `clone()` copies the elements. Views
+/// (`reshape` of a contiguous tensor, `slice`, `select`, `transpose`) share memory and carry
+/// strides. A Tensor is also the leaf of lazy expressions:
+///
+///     auto a = tessera::tensor<float>({{1, 2}, {3, 4}});
+///     tessera::Tensor<float> b = a * 2.0f + 1.0f;   // one fused pass
+template <class T>
+class Tensor : public Expr<Tensor<T>> {
+  static_assert(is_dtype_v<T>,
+                "tessera::Tensor<T>: T must be bool, uint8_t, int8_t, int16_t, int32_t, "
+                "int64_t, float or double");
+
+ public:
+  using value_type = T;  ///< the element type
+
+  /// An empty 1-d tensor of shape (0) on the CPU (as `torch.Tensor()`).
+  Tensor();
+  /// Another handle to the same memory (no element copy; clone() copies).
+  Tensor(const Tensor&) = default;
+  /// Takes over `other`'s memory.
+  Tensor(Tensor&&) noexcept = default;
+  /// Rebinds this handle to `other`'s memory (no element copy).
+  Tensor& operator=(const Tensor&) = default;
+  /// Takes over `other`'s memory.
+  Tensor& operator=(Tensor&&) noexcept = default;
+  ~Tensor() = default;
+
+  /// Evaluates an expression into a new tensor (one fused pass on the expression's device).
+  /// Implicit when the expression's element type is T, explicit when it converts.
+  template <Expression E, class Abi = detail::EvalAbi>
+  requires(!std::is_same_v<std::remove_cvref_t<E>, Tensor>) explicit(
+      !std::is_same_v<typename E::value_type, T>) Tensor(const E& expression)
+      : Tensor(detail::materialize<T>(expression)) {}
+
+  /// Writes an expression into this tensor's elements when the shapes match (other views of
+  /// the memory see the result), otherwise rebinds to new memory of the expression's shape.
+  /// Safe when the expression reads this tensor (`a = a.transpose(0, 1) + a`).
+  template <Expression E, class Abi = detail::EvalAbi>
+  requires(!std::is_same_v<std::remove_cvref_t<E>, Tensor>) Tensor& operator=(const E& expression) {
+    detail::assign_expression(*this, expression);
+    return *this;
+  }
+
+  /// @name Factories (each takes an optional Device, CPU by default)
+  /// @{
+
+  /// A 0-d tensor holding `value`.
+  static Tensor scalar(T value, Device device = Device::cpu());
+  /// Uninitialised elements.
+  static Tensor empty(const Shape& shape, Device device = Device::cpu());
+  /// Elements 0.
+  static Tensor zeros(const Shape& shape, Device device = Device::cpu());
+  /// Elements 1.
+  static Tensor ones(const Shape& shape, Device device = Device::cpu());
+  /// Every element `value`.
+  static Tensor full(const Shape& shape, T value, Device device = Device::cpu());
+  /// `[start, start + step, ...)` up to `stop` (exclusive), as `torch.arange`. step == 0 or a
+  /// non-finite bound → ValueError.
+  static Tensor arange(T start, T stop, T step = T(1), Device device = Device::cpu());
+  /// `arange(0, stop)`.
+  static Tensor arange(T stop, Device device = Device::cpu());
+  /// Copies `values` (row-major) into a tensor of `shape`; sizes must agree (ShapeError).
+  static Tensor from_vector(const std::vector<T>& values, const Shape& shape,
+                            Device device = Device::cpu());
+  /// A 1-d tensor holding `values`.
+  static Tensor from_vector(const std::vector<T>& values, Device device = Device::cpu());
+  /// @}
+
+  /// @name Queries
+  /// @{
+
+  /// The extents.
+  const Shape& shape() const noexcept { return shape_; }
+  /// Element strides, one per dimension.
+  const Shape& strides() const noexcept { return strides_; }
+  /// Number of dimensions (0 for a scalar).
+  std::int64_t dim() const noexcept { return static_cast<std::int64_t>(shape_.size()); }
+  /// Number of elements (1 for 0-d).
+  std::int64_t numel() const noexcept { return shape_.numel(); }
+  /// Extent of dimension d; negative d counts from the end. IndexError when out of range.
+  std::int64_t size(std::int64_t d) const;
+  /// Where the elements live.
+  Device device() const noexcept { return storage_.device(); }
+  /// True when the elements are dense in row-major order (a view may not be).
+  bool is_contiguous() const noexcept;
+  /// Offset (in elements) of the first element inside the storage.
+  std::int64_t storage_offset() const noexcept { return offset_; }
+  /// The shared memory this tensor views.
+  const Storage& storage() const noexcept { return storage_; }
+  /// Pointer to the first element (a device pointer for CUDA tensors).
+  T* data() const noexcept { return static_cast<T*>(storage_.data()) + offset_; }
+  /// The (pointer, shape, strides) view kernels receive.
+  TensorView<T> view() const noexcept;
+  /// @}
+
+  /// @name Transfers and copies
+  /// @{
+
+  /// This tensor on `device`: shares memory when already there, copies otherwise.
+  Tensor to(Device device) const;
+  /// `to(Device::cpu())`.
+  Tensor cpu() const { return to(Device::cpu()); }
+  /// A contiguous deep copy on the same device.
+  Tensor clone() const;
+  /// This tensor when contiguous, otherwise a contiguous copy.
+  Tensor contiguous() const;
+  /// The elements in row-major order (copied to the host when needed).
+  std::vector<T> to_vector() const;
+  /// The only element of a one-element tensor (ValueError otherwise).
+  T item() const;
+  /// The element at `index` (one entry per dimension, negatives count from the end);
+  /// IndexError when out of range.
+  T at(std::initializer_list<std::int64_t> index) const;
+  /// at() with the index in a vector.
+  T at(const std::vector<std::int64_t>& index) const;
+  /// A converted copy (`a.cast<double>()`).
+  template <class U>
+  Tensor<U> cast() const;
+  /// @}
+
+  /// @name Views (share memory)
+  /// @{
+
+  /// Same elements, new shape; one entry may be -1. A view when the strides allow it (always
+  /// for contiguous tensors), a copy otherwise, as `torch.reshape`.
+  Tensor reshape(const Shape& shape) const;
+  /// Elements start, start+step, ... < stop of dimension `dim` (Python slice rules: negative
+  /// bounds count from the end and are clamped); step must be positive (ValueError).
+  Tensor slice(std::int64_t dim, std::int64_t start,
+               std::int64_t stop = std::numeric_limits<std::int64_t>::max(),
+               std::int64_t step = 1) const;
+  /// Index `index` of dimension `dim`, removing that dimension.
+  Tensor select(std::int64_t dim, std::int64_t index) const;
+  /// Swaps two dimensions.
+  Tensor transpose(std::int64_t dim0, std::int64_t dim1) const;
+  /// @}
+
+ private:
+  template <class U>
+  friend class Tensor;
+  Tensor(Storage storage, Shape shape, Shape strides, std::int64_t offset);
+
+  Storage storage_;
+  Shape shape_;
+  Shape strides_;
+  std::int64_t offset_ = 0;
+};
+
+/// A nested initializer list of T, any depth; the argument type of `tensor<T>(...)`.
+template <class T>
+class NestedList {
+ public:
+  /// A leaf: one element.
+  NestedList(T value) : value_(value), leaf_(true) {}  // NOLINT(google-explicit-constructor)
+  /// A level: one entry per index of this dimension.
+  NestedList(std::initializer_list<NestedList> children)  // NOLINT(google-explicit-constructor)
+      : children_(children) {}
+  /// True for an element, false for a level.
+  bool is_leaf() const noexcept { return leaf_; }
+  /// The element of a leaf.
+  T value() const noexcept { return value_; }
+  /// The entries of a level.
+  const std::initializer_list<NestedList>& children() const noexcept { return children_; }
+
+ private:
+  T value_{};
+  bool leaf_ = false;
+  std::initializer_list<NestedList> children_;
+};
+
+/// A tensor from nested braces: `tensor<float>({{1, 2}, {3, 4}})` is 2x2, `tensor<float>({})`
+/// has shape (0). Ragged nesting → ShapeError.
+template <class T>
+Tensor<T> tensor(std::initializer_list<NestedList<T>> values, Device device = Device::cpu());
+
+/// A 0-d tensor: `tensor<double>(5.0)`. The value's type is a deduced template parameter so
+/// that a braced list can never match this overload: `tensor<float>({1})` is the 1-d tensor of
+/// shape (1) on every compiler (with a plain `T value`, clang 14 took `{1}` as the scalar).
+template <class T, class V>
+requires std::is_arithmetic_v<V> && std::is_convertible_v<V, T> Tensor<T> tensor(
+    V value, Device device = Device::cpu()) {
+  return Tensor<T>::scalar(static_cast<T>(value), device);
+}
+
+}  // namespace tessera
