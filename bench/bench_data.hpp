@@ -12,6 +12,13 @@
 
 namespace bench {
 
+#ifdef TESSERA_BENCH_TORCH_VERSION
+/// Names the libtorch peer's version in the JSON context ("libtorch_version"), where
+/// tools/bench_report.py reads it; initialised before main, so before the context is printed.
+inline const bool torch_version_in_context =
+    (benchmark::AddCustomContext("libtorch_version", TESSERA_BENCH_TORCH_VERSION), true);
+#endif
+
 /// Total elements of every case: small (fits L1/L2, dominated by overhead), L3-ish, DRAM.
 inline const std::vector<std::int64_t>& sizes() {
   static const std::vector<std::int64_t> s = {10'000, 1'000'000, 10'000'000};

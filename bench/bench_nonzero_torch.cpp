@@ -4,6 +4,7 @@
 #include <ATen/Parallel.h>
 #include <benchmark/benchmark.h>
 
+#include "bench_data.hpp"  // names the libtorch version in the JSON context
 #include "nonzero_cases.hpp"
 
 namespace {

@@ -10,7 +10,8 @@
 #       On the GPU machine (nvcc, CMake, ninja, PyTorch; no network): builds GoogleTest from the
 #       staged sources, configures tessera for sm_90 against gpu-stage/, builds on every core,
 #       runs the whole test suite (a skipped CUDA test fails the check), the CUDA benchmarks and
-#       tools/gpu/torch_peer.py (the same cases with torch CUDA), and prints one summary table.
+#       tools/gpu/torch_peer.py (the same cases with torch CUDA), and prints one summary table;
+#       then the host benchmarks at 1/2/4/8/16 threads (bench/scaling.py's table).
 #       Raw logs go to DIR (default: $OUT when set, else gpu-check-out/). --dry-run stops after
 #       the build, so the kit can be checked on a machine without a GPU; --targets builds only
 #       those targets (CI's dry run builds one target per staged dependency).
@@ -109,6 +110,7 @@ run() {
   done
   python3 "$ROOT/tools/gpu/torch_peer.py" --out "$out/torch_cuda.json" >"$out/torch.log" 2>&1 ||
     echo "torch peer failed (see torch.log)" >&2
+  host_scaling "$build" "$out"
   python3 "$ROOT/tools/gpu/summary.py" --ctest "$out/ctest.log" --tessera "${results[@]}" \
     --torch "$out/torch_cuda.json" | tee "$out/summary.md"
   log "finished in $((SECONDS - t0)) s"
@@ -118,6 +120,27 @@ run() {
     return 1
   fi
   log "passed"
+}
+
+# The host benchmarks at 1, 2, 4, 8 and 16 threads (the GPU machine has 16 cores; the build
+# machine only 2): tessera's host kernels against the hand-written OpenMP loop and libtorch at
+# the same thread count. One JSON per thread count, and a table of time per thread count.
+host_scaling() {  # host_scaling BUILD OUT
+  local build=$1 out=$2 threads bench name
+  log "host scaling: 1/2/4/8/16 threads"
+  for threads in 1 2 4 8 16; do
+    for bench in "$build"/bench/bench_expr "$build"/bench/bench_nonzero \
+      "$build"/bench/bench_scatter "$build"/bench/bench_searchsorted; do
+      [[ -x $bench ]] || continue
+      name=$(basename "$bench")
+      OMP_NUM_THREADS=$threads TESSERA_BENCH_TORCH_THREADS=$threads "$bench" \
+        --benchmark_filter='-Cuda' --benchmark_min_time=0.1 --benchmark_repetitions=3 \
+        --benchmark_out="$out/host_${name}_t$threads.json" --benchmark_out_format=json \
+        >>"$out/host_scaling.log" 2>&1 || echo "$name at $threads threads failed" >&2
+    done
+  done
+  python3 "$ROOT/bench/scaling.py" "$out"/host_*_t*.json | tee "$out/host_scaling.md" ||
+    echo "scaling table failed" >&2
 }
 
 case ${1:-} in

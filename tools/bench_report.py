@@ -270,7 +270,10 @@ def main():
              f"{context.get('mhz_per_cpu', '?')} MHz (the Google Benchmark library itself is "
              f"Debian's `{context.get('library_build_type', '?')}` build; it only keeps time)",
              ""]
-    head += ["Peers: " + "; ".join(f"`{k}` = {v}" for k, v in PEER_NOTES.items()) + ".", ""]
+    torch_version = context.get("libtorch_version")
+    notes = {k: (v.replace("libtorch", f"libtorch {torch_version}", 1) if torch_version and
+                 k in ("torch", "libtorch") else v) for k, v in PEER_NOTES.items()}
+    head += ["Peers: " + "; ".join(f"`{k}` = {v}" for k, v in notes.items()) + ".", ""]
     head += ["## Summary", "",
              "Geometric mean of tessera / peer over the cases both ran (below 1: tessera "
              "faster).", "", "| operation | peer | cases | geomean ratio | range |",

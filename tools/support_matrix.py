@@ -73,7 +73,7 @@ def rows():
         ("expressions: arithmetic, comparisons, `where`, math, casts, `sum`/`min`/`max`",
          "expressions.md",
          header_only("include/tessera/tensor.hpp", "TESSERA_FOR_EACH_DTYPE"),
-         instantiated("src/backend/instantiate_device_nodes.inl", "TESSERA_INSTANTIATE_NODES"),
+         instantiated("src/backend/device/elementwise.cu", "TESSERA_INSTANTIATE_NODES"),
          "device-compiled callers fuse the whole expression into one device algorithm for any "
          "dtype; host-compiled callers use the precompiled per-dtype node kernels listed here"),
         ("`nonzero`, `argwhere`, `count_nonzero`, `nonzero_static`", "ops/nonzero.md",
@@ -90,11 +90,11 @@ def rows():
          "bool takes `update` only (static_assert); indices int32 or int64"),
         ("`ragged::range`", "ops/ragged.md",
          instantiated("src/backend/host/ragged_range.cpp", "TESSERA_INSTANTIATE_RANGE_HOST"),
-         instantiated("src/backend/instantiate_ragged_device.inl", "TESSERA_INSTANTIATE_RANGE_DEVICE"),
+         instantiated("src/backend/device/ragged.cu", "TESSERA_INSTANTIATE_RANGE_DEVICE"),
          "row splits int32 or int64"),
         ("`RaggedTensor::to_tensor`", "ops/ragged.md",
          header_only("include/tessera/ragged/ragged_tensor.hpp", "TESSERA_FOR_EACH_DTYPE"),
-         instantiated("src/backend/instantiate_ragged_device.inl", "TESSERA_INSTANTIATE_TO_TENSOR_DEVICE"),
+         instantiated("src/backend/device/ragged.cu", "TESSERA_INSTANTIATE_TO_TENSOR_DEVICE"),
          "row splits int32 or int64"),
     ]
 

@@ -183,6 +183,29 @@ struct HostExecutor {
     });
   }
 
+  /// Independent partial results per block of a linear reduction: element i goes to lane
+  /// i % kLanes, and the lanes combine in lane order at the end. A single accumulator chains
+  /// every combine on the previous one, which no compiler may reorder for floating point; lanes
+  /// make that reordering part of the algorithm, so the loop vectorises without any
+  /// result-changing flag, and the order still depends on the size alone (never on threads).
+  static constexpr int kLanes = 16;
+
+  template <class Acc, class K, class Combine>
+  static Acc reduce_linear(const K& k, std::int64_t begin, std::int64_t end, Acc init,
+                           Combine combine) {
+    Acc lanes[kLanes];
+    for (int j = 0; j < kLanes; ++j) lanes[j] = init;
+    std::int64_t i = begin;
+    for (; i + kLanes <= end; i += kLanes) {
+      for (int j = 0; j < kLanes; ++j)
+        lanes[j] = combine(lanes[j], static_cast<Acc>(k.linear(i + j)));
+    }
+    for (int j = 0; i < end; ++i, ++j) lanes[j] = combine(lanes[j], static_cast<Acc>(k.linear(i)));
+    Acc acc = init;
+    for (int j = 0; j < kLanes; ++j) acc = combine(acc, lanes[j]);
+    return acc;
+  }
+
   /// Combines Acc(k(i)) over every element of `extents`, block by block (each block in order).
   template <class Acc, class K, class Combine>
   static Acc reduce(const Extents& extents, const K& k, bool linear, Acc init, Combine combine) {
@@ -193,8 +216,7 @@ struct HostExecutor {
       const std::int64_t end = std::min(n, begin + kBlock);
       Acc acc = init;
       if (linear) {
-        for (std::int64_t i = begin; i < end; ++i)
-          acc = combine(acc, static_cast<Acc>(k.linear(i)));
+        acc = reduce_linear(k, begin, end, init, combine);
       } else if constexpr (requires(K cursor, const std::int64_t* index) {
                              cursor.seek(index);
                              cursor.inner(std::int64_t{0});
