@@ -139,8 +139,8 @@ TEST(DLPackTorch, TorchMemoryLivesUntilTesseraLetsGo) {
   EXPECT_EQ(freed, 1);
 }
 
-// PyTorch 1.13 (DLPack 0.6) has no DLPack bool: at::toDLPack refuses torch.bool, and tessera's
-// bools arrive as uint8 0/1, which tessera takes back as bools.
+// PyTorch 1.13 (DLPack 0.6) has no DLPack bool: tessera's bools arrive as uint8 0/1, which
+// tessera takes back as bools.
 TEST(DLPackTorch, BoolIsBytesInPyTorch113) {
   const auto t = ts::tensor<bool>({true, false, true, true});
   const at::Tensor x = at::fromDLPack(t.to_dlpack());
@@ -149,7 +149,8 @@ TEST(DLPackTorch, BoolIsBytesInPyTorch113) {
   EXPECT_EQ(x.data_ptr(), static_cast<void*>(t.data_ptr()));
   const auto back = ts::from_dlpack<bool>(at::toDLPack(x));
   EXPECT_EQ(back.to_vector(), (std::vector<bool>{true, false, true, true}));
-  EXPECT_THROW(at::toDLPack(at::ones({2}, at::kBool)), c10::Error);
+  // (at::toDLPack(torch.bool tensor) throws c10::Error, and leaks the capsule it allocated
+  // before checking the dtype: the torch stage's ASan reported it, so it is not called here.)
   // torch bytes other than 0/1 are refused as bools (and the capsule released: ASan's leak
   // check would report it otherwise).
   EXPECT_THROW(ts::from_dlpack<bool>(at::toDLPack(at::full({3}, 7, at::kByte))), ts::ValueError);
