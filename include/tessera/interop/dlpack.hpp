@@ -135,9 +135,10 @@ DLManagedTensor* Tensor<T>::to_dlpack() const {
 
 /// Adopts a DLPack tensor without copying: the result views `m`'s memory with its shape,
 /// strides and byte_offset, and its last handle calls `m->deleter(m)` (once). `from_dlpack`
-/// owns `m` from the call on: when it raises (ValueError for another dtype, a negative rank or
-/// a missing shape, or a bool byte other than 0/1; ShapeError for an unsupported layout;
-/// DeviceError for a device tessera does not have), it has called the deleter before.
+/// owns `m` from the call on: when it raises (ValueError for another dtype, a negative rank, a
+/// missing shape, a bool byte other than 0/1 or a layout from_blob refuses; ShapeError for more
+/// than 8 dimensions; DeviceError for a device tessera does not have), it has called the
+/// deleter before.
 ///
 ///     DLManagedTensor* m = at::toDLPack(torch_tensor);   // or any DLPack producer
 ///     auto t = tessera::from_dlpack<float>(m);            // same memory, no copy
