@@ -5,14 +5,21 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
+#include <span>
 #include <sstream>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "tessera/interop/npy.hpp"
 #include "tessera/interop/xtensor.hpp"
 #include "tessera/tessera.hpp"
+#if __has_include(<dlpack/dlpack.h>)
+#include "tessera/interop/dlpack.hpp"
+#define TESSERA_CONTRACT_DLPACK 1
+#endif
 
 namespace {
 
@@ -241,6 +248,38 @@ TEST(Contract, PrintingErrorsAndXtensor) {
   EXPECT_EQ(back(1, 1), 4.0f);
   auto view = ts::as_xtensor(from);
   EXPECT_EQ(view(0, 1), 2.0f);
+}
+
+TEST(Contract, ExternalMemoryDLPackAndNpy) {
+  float* ptr = new float[6]{1, 2, 3, 4, 5, 6};
+  {
+    auto own =
+        ts::Tensor<float>::from_blob(ptr, {2, 3}, ts::Device::cpu(), [](float* p) { delete[] p; });
+    auto lent = ts::Tensor<float>::from_blob(ptr, {2, 3}, ts::Device::cpu());
+    float* p = own.data_ptr();
+    std::span<float> sp = own.span();  // span: contiguous host tensors
+    EXPECT_EQ(p, ptr);
+    EXPECT_EQ(sp.size(), 6u);
+    EXPECT_EQ(lent.at({1, 2}), 6.0f);
+#if TESSERA_CONTRACT_DLPACK
+    DLManagedTensor* m = own.to_dlpack();
+    ts::Tensor<float> back = ts::from_dlpack<float>(m);
+    EXPECT_EQ(back.data_ptr(), ptr);
+#endif
+  }
+  // .npy files, at the relative paths of the contract: in a scratch working directory.
+  const auto cwd = std::filesystem::current_path();
+  const auto dir = std::filesystem::temp_directory_path() / "tessera_contract_npy";
+  std::filesystem::create_directories(dir);
+  std::filesystem::current_path(dir);
+  ts::save_npy("x.npy", ts::tensor<double>({{1, 2}, {3, 4}}));
+  {
+    ts::Tensor<double> x = ts::load_npy<double>("x.npy");
+    ts::save_npy("y.npy", x);
+  }
+  EXPECT_EQ(ts::load_npy<double>("y.npy").to_vector(), (std::vector<double>{1, 2, 3, 4}));
+  std::filesystem::current_path(cwd);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

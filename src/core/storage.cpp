@@ -94,4 +94,12 @@ Storage Storage::allocate(std::size_t nbytes, Device device) {
   return Storage(allocate_cuda(nbytes, device.index()), nbytes, device);
 }
 
+Storage Storage::adopt(void* data, std::size_t nbytes, Device device,
+                       std::function<void(void*)> deleter) {
+  if (!deleter) return Storage(std::shared_ptr<void>(data, [](void*) {}), nbytes, device);
+  // shared_ptr calls the deleter on `data` if its control block cannot be allocated, so the
+  // memory is released exactly once on every path.
+  return Storage(std::shared_ptr<void>(data, std::move(deleter)), nbytes, device);
+}
+
 }  // namespace tessera

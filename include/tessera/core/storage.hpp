@@ -3,6 +3,7 @@
 /// `Storage`: a reference-counted block of memory on one device. Tensors share it.
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 
 #include "tessera/core/device.hpp"
@@ -18,6 +19,12 @@ class Storage {
   /// Allocates `nbytes` on `device`. DeviceError when the device is unusable; Error when the
   /// memory is not available.
   static Storage allocate(std::size_t nbytes, Device device);
+  /// Memory tessera did not allocate (`Tensor<T>::from_blob`, DLPack): `nbytes` at `data` on
+  /// `device`. With a `deleter`, the last owner calls it once with `data`; without one the
+  /// caller keeps ownership and must keep the memory alive while any owner exists. Not counted
+  /// by memory_stats (tessera did not allocate it). The deleter must not throw.
+  static Storage adopt(void* data, std::size_t nbytes, Device device,
+                       std::function<void(void*)> deleter);
 
   /// The first byte (a device pointer for CUDA memory; null when empty).
   void* data() const noexcept { return data_.get(); }

@@ -5,8 +5,10 @@
 /// and the definitions of the operation methods (ops/).
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <limits>
+#include <span>
 #include <type_traits>
 #include <vector>
 
@@ -18,6 +20,8 @@
 #include "tessera/core/storage.hpp"
 #include "tessera/core/tensor_view.hpp"
 #include "tessera/expr/expr.hpp"
+
+struct DLManagedTensor;  // dlpack/dlpack.h; Tensor<T>::to_dlpack is in tessera/interop/dlpack.hpp
 
 namespace tessera {
 
@@ -99,6 +103,20 @@ class Tensor : public Expr<Tensor<T>> {
                             Device device = Device::cpu());
   /// A 1-d tensor holding `values`.
   static Tensor from_vector(const std::vector<T>& values, Device device = Device::cpu());
+  /// A tensor over memory tessera did not allocate, without copying (as `torch::from_blob`):
+  /// `data` on `device` (a host pointer, or a device pointer of GPU `device.index()`), row-major
+  /// `shape`. With a `deleter`, the tensor owns the memory: the last handle (views, copies,
+  /// DLPack exports included) calls `deleter(data)` once. Without one the caller keeps ownership
+  /// and must keep the memory alive while any handle exists. tessera cannot check that a device
+  /// pointer belongs to `device`. On an error the deleter is not called.
+  ///
+  ///     float* p = new float[6]{1, 2, 3, 4, 5, 6};
+  ///     auto t = Tensor<float>::from_blob(p, {2, 3}, Device::cpu(), [](float* q) { delete[] q; });
+  static Tensor from_blob(T* data, const Shape& shape, Device device,
+                          std::function<void(T*)> deleter = {});
+  /// from_blob with element `strides` (non-negative, non-overlapping; ValueError otherwise).
+  static Tensor from_blob(T* data, const Shape& shape, const Shape& strides, Device device,
+                          std::function<void(T*)> deleter = {});
   /// @}
 
   /// @name Queries
@@ -124,6 +142,15 @@ class Tensor : public Expr<Tensor<T>> {
   const Storage& storage() const noexcept { return storage_; }
   /// Pointer to the first element (a device pointer for CUDA tensors).
   T* data() const noexcept { return static_cast<T*>(storage_.data()) + offset_; }
+  /// data() under PyTorch's name.
+  T* data_ptr() const noexcept { return data(); }
+  /// The elements of a contiguous CPU tensor, in row-major order, as a std::span over its
+  /// memory (writes show in the tensor). DeviceError for a CUDA tensor, ValueError for a
+  /// non-contiguous one (call contiguous() first).
+  std::span<T> span() const;
+  /// A DLPack capsule viewing this tensor's memory (zero-copy; it keeps the memory alive until
+  /// its deleter runs). Defined in tessera/interop/dlpack.hpp, which must be included.
+  DLManagedTensor* to_dlpack() const;
   /// The (pointer, shape, strides) view kernels receive.
   TensorView<T> view() const noexcept;
   /// @}
