@@ -67,11 +67,20 @@ void torch_index_put(benchmark::State& state) {
   });
 }
 
-// The copying form: clone, then the fastest in-place accumulate.
+// The copying forms (tessera_copy's peers): clone, then an in-place accumulate; index_add_
+// is the fast one for row slices, index_put_ for elements.
 void torch_copy_index_put(benchmark::State& state) {
   run(state, [](TorchInputs& in, const bench::ScatterCase&) {
     auto out = in.tensor.clone();
     out.index_put_({in.indices}, in.updates, /*accumulate=*/true);
+    benchmark::DoNotOptimize(out.data_ptr());
+  });
+}
+
+void torch_copy_index_add(benchmark::State& state) {
+  run(state, [](TorchInputs& in, const bench::ScatterCase&) {
+    auto out = in.tensor.clone();
+    out.index_add_(0, in.indices, in.updates);
     benchmark::DoNotOptimize(out.data_ptr());
   });
 }
@@ -83,4 +92,5 @@ void register_torch_scatter() {
   bench::register_scatter_cases("BM_Scatter", "torch_index_add", torch_index_add);
   bench::register_scatter_cases("BM_Scatter", "torch_index_put", torch_index_put);
   bench::register_scatter_cases("BM_Scatter", "torch_copy_index_put", torch_copy_index_put);
+  bench::register_scatter_cases("BM_Scatter", "torch_copy_index_add", torch_copy_index_add);
 }

@@ -5,10 +5,13 @@ sizes, a PNG of throughput (elements per second) against size for every peer (do
 
 Timings are not CI material: run this by hand on a quiet machine, e.g.
 
-    cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+    python3 -m venv /tmp/venv-torch && /tmp/venv-torch/bin/pip install --no-deps torch
+    cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
+          -DTESSERA_TORCH_ROOT=/tmp/venv-torch/lib/python3.11/site-packages/torch
     cmake --build build --target bench_expr bench_nonzero bench_searchsorted bench_scatter bench_ragged
     OMP_WAIT_POLICY=passive /usr/bin/python3 tools/bench_report.py --build build
 
+Without TESSERA_TORCH_ROOT the libtorch peer is Debian's libtorch-dev (1.13) when installed.
 The PNGs need matplotlib (Debian: python3-matplotlib); without it the page is written with the
 tables only. --from-json DIR rewrites the page from the JSON files of an earlier run.
 """
@@ -52,6 +55,8 @@ CASES = {
 }
 PEER_NOTES = {
     "torch": "libtorch (ATen, 2 threads)", "libtorch": "libtorch (ATen, 2 threads)",
+    "torch_copy_index_add": "clone() + index_add_ (libtorch's copying form for row slices)",
+    "torch_copy_index_put": "clone() + index_put_(accumulate=True) (libtorch's copying form)",
     "tessera_copy": "tessera's copying form (tensor_scatter_nd_*; the in-place form is `tessera`)", "loop_serial": "hand-written serial loop",
     "loop_omp": "hand-written OpenMP loop", "xtensor": "xtensor (xsimd)",
     "serial": "serial loop", "memcpy": "memcpy of the updates (a floor)",

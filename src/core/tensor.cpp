@@ -15,16 +15,6 @@ namespace tessera {
 
 namespace {
 
-Shape contiguous_strides(const Shape& shape) {
-  std::vector<std::int64_t> strides(shape.size());
-  std::int64_t stride = 1;
-  for (std::size_t d = shape.size(); d-- > 0;) {
-    strides[d] = stride;
-    stride *= std::max<std::int64_t>(shape[d], 1);
-  }
-  return Shape(std::move(strides));
-}
-
 /// Wraps a possibly negative dimension index; IndexError naming `op` when out of range.
 std::int64_t wrap_dim(const char* op, std::int64_t d, std::int64_t ndim) {
   const std::int64_t lo = ndim == 0 ? -1 : -ndim;
@@ -79,7 +69,7 @@ template <class T>
 Tensor<T> Tensor<T>::empty(const Shape& shape, Device device) {
   check_shape("empty", shape, sizeof(T));
   auto storage = Storage::allocate(static_cast<std::size_t>(shape.numel()) * sizeof(T), device);
-  return Tensor(std::move(storage), shape, contiguous_strides(shape), 0);
+  return Tensor(std::move(storage), shape, detail::contiguous_strides(shape), 0);
 }
 
 template <class T>
@@ -317,7 +307,7 @@ Tensor<T> Tensor<T>::reshape(const Shape& shape) const {
                               numel());
   }
   const Tensor source = contiguous();
-  return Tensor(source.storage_, target, contiguous_strides(target), source.offset_);
+  return Tensor(source.storage_, target, detail::contiguous_strides(target), source.offset_);
 }
 
 template <class T>

@@ -14,17 +14,6 @@ namespace tessera {
 
 namespace {
 
-/// Row-major strides of `shape` (as Tensor::empty gives).
-Shape row_major_strides(const Shape& shape) {
-  std::vector<std::int64_t> strides(shape.size());
-  std::int64_t stride = 1;
-  for (std::size_t d = shape.size(); d-- > 0;) {
-    strides[d] = stride;
-    stride *= std::max<std::int64_t>(shape[d], 1);
-  }
-  return Shape(std::move(strides));
-}
-
 /// Checks a layout handed to from_blob and returns the number of elements it spans from the
 /// first one (largest offset + 1; 0 when empty). Kernels assume what tessera's own tensors
 /// guarantee: non-negative strides and no two indices on one element (writes would race or
@@ -89,7 +78,7 @@ std::int64_t checked_extent(const Shape& shape, const Shape& strides, std::size_
 template <class T>
 Tensor<T> Tensor<T>::from_blob(T* data, const Shape& shape, Device device,
                                std::function<void(T*)> deleter) {
-  return from_blob(data, shape, row_major_strides(shape), device, std::move(deleter));
+  return from_blob(data, shape, detail::contiguous_strides(shape), device, std::move(deleter));
 }
 
 template <class T>

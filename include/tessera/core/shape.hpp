@@ -67,4 +67,9 @@ class Shape {
 /// Prints the shape as a Python tuple, e.g. "(2, 3)".
 std::ostream& operator<<(std::ostream& os, const Shape& shape);
 
+namespace detail {
+/// Row-major strides of `shape`, as Tensor::empty lays it out (an extent of 0 counts as 1).
+Shape contiguous_strides(const Shape& shape);
+}  // namespace detail
+
 }  // namespace tessera
