@@ -11,10 +11,13 @@
 namespace tessera {
 namespace detail {
 
+/// Sums wrap (two's complement) on integer overflow, as the elementwise `+` and PyTorch's sum:
+/// a plain `x + y` on int64 would be undefined behaviour. Every reduction path (host blocks,
+/// fused device partials, precompiled device kernels) combines through this one functor.
 struct PlusCombine {
   template <class A>
   TESSERA_HD A operator()(A x, A y) const {
-    return x + y;
+    return wrapping(x, y, [](auto a, auto b) { return a + b; });
   }
 };
 struct MinCombine {
