@@ -93,6 +93,20 @@ void nonzero_into(const E& e, Tensor<std::int64_t>& out, const char* op) {
   if (!(out.device() == device)) {
     raise<DeviceError>(op, "out is on ", out.device(), " but the input is on ", device);
   }
+  // out= may alias the input (the rule of every out= form, docs/reliability.md): the rows are
+  // written while the input is still being read, so an `out` that shares the input's memory in
+  // any way gets the result through a temporary. `e` may even be `out` itself, which the
+  // resize below would rebind, so the temporary is filled before `out` changes.
+  if (expr_reads_storage_of(e, out)) {
+    Tensor<std::int64_t> result = Tensor<std::int64_t>::empty({0, 0}, device);
+    nonzero_into(e, result, op);
+    if (out.shape() == result.shape()) {
+      assign_expression(out, result);  // through out's strides, as without aliasing
+    } else {
+      out = result;
+    }
+    return;
+  }
   const auto ndim = static_cast<std::int64_t>(shape.size());
   if (device.is_cpu()) {
     // One counting pass serves both the size and the write offsets.
