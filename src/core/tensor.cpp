@@ -3,6 +3,7 @@
 
 #include "tessera/tensor.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -16,11 +17,13 @@ namespace tessera {
 namespace {
 
 Shape contiguous_strides(const Shape& shape) {
+  // In unsigned arithmetic: a zero-element shape such as (0, 2^40, 2^40) has a product of outer
+  // strides beyond int64, which must not overflow (no element is ever addressed through it).
   std::vector<std::int64_t> strides(shape.size());
-  std::int64_t stride = 1;
+  std::uint64_t stride = 1;
   for (std::size_t d = shape.size(); d-- > 0;) {
-    strides[d] = stride;
-    stride *= std::max<std::int64_t>(shape[d], 1);
+    strides[d] = static_cast<std::int64_t>(stride);
+    stride *= static_cast<std::uint64_t>(std::max<std::int64_t>(shape[d], 1));
   }
   return Shape(std::move(strides));
 }
@@ -41,13 +44,20 @@ void check_shape(const char* op, const Shape& shape, std::size_t element_size) {
     detail::raise<ShapeError>(op, "shape ", shape, " has ", shape.size(),
                               " dimensions; tessera supports at most ", kMaxDims);
   }
-  std::int64_t n = 1;
   for (auto d : shape) {
     if (d < 0) detail::raise<ShapeError>(op, "negative dimension in shape ", shape);
-    if (d != 0 && n > std::numeric_limits<std::int64_t>::max() / d) {
-      detail::raise<ValueError>(op, "shape ", shape, " has too many elements");
+  }
+  // A zero extent anywhere makes the shape empty, whatever the order of the others (PyTorch
+  // accepts (2^40, 2^40, 0) as it accepts (0, 2^40, 2^40)).
+  std::int64_t n = 0;
+  if (std::find(shape.begin(), shape.end(), 0) == shape.end()) {
+    n = 1;
+    for (auto d : shape) {
+      if (n > std::numeric_limits<std::int64_t>::max() / d) {
+        detail::raise<ValueError>(op, "shape ", shape, " has too many elements");
+      }
+      n *= d;
     }
-    n *= d;
   }
   if (n > std::numeric_limits<std::int64_t>::max() / static_cast<std::int64_t>(element_size)) {
     detail::raise<ValueError>(op, "shape ", shape, " needs more bytes than fit in int64");
@@ -291,7 +301,11 @@ Tensor<U> Tensor<T>::cast() const {
 template <class T>
 Tensor<T> Tensor<T>::reshape(const Shape& shape) const {
   std::vector<std::int64_t> dims(shape.begin(), shape.end());
+  // The product of the given extents, independent of their order: 0 when any is 0, and
+  // `too_many` (instead of a signed overflow) when it exceeds int64.
   std::int64_t known = 1;
+  bool zero = false;
+  bool too_many = false;
   int inferred = -1;
   for (std::size_t d = 0; d < dims.size(); ++d) {
     if (dims[d] == -1) {
@@ -299,12 +313,17 @@ Tensor<T> Tensor<T>::reshape(const Shape& shape) const {
       inferred = static_cast<int>(d);
     } else if (dims[d] < 0) {
       detail::raise<ShapeError>("reshape", "invalid shape dimension ", dims[d], " in ", shape);
-    } else {
+    } else if (dims[d] == 0) {
+      zero = true;
+    } else if (!too_many && known > std::numeric_limits<std::int64_t>::max() / dims[d]) {
+      too_many = true;
+    } else if (!too_many) {
       known *= dims[d];
     }
   }
+  if (zero) known = 0;
   if (inferred >= 0) {
-    if (known == 0 || numel() % known != 0) {
+    if (known == 0 || too_many || numel() % known != 0) {
       detail::raise<ShapeError>("reshape", "shape ", shape, " is invalid for input of size ",
                                 numel());
     }
@@ -340,8 +359,11 @@ Tensor<T> Tensor<T>::slice(std::int64_t dim, std::int64_t start, std::int64_t st
   shape[d] = length;
   // With two or more elements step < n, so the new stride stays inside the storage; with one
   // or none the stride is never used and stride * step might not fit.
-  strides[d] = length > 1 ? strides_[d] * step : strides_[d];
-  return Tensor(storage_, shape, strides, offset_ + (length > 0 ? start * strides_[d] : 0));
+  // A view of no elements keeps its stride and offset: with another extent 0 the strides may be
+  // far beyond the (empty) storage, and stride * step or start * stride need not fit int64.
+  const bool none = length == 0 || shape.numel() == 0;
+  strides[d] = length > 1 && !none ? strides_[d] * step : strides_[d];
+  return Tensor(storage_, shape, strides, offset_ + (none ? 0 : start * strides_[d]));
 }
 
 template <class T>
@@ -358,8 +380,9 @@ Tensor<T> Tensor<T>::select(std::int64_t dim, std::int64_t index) const {
   std::vector<std::int64_t> strides(strides_.begin(), strides_.end());
   shape.erase(shape.begin() + static_cast<std::ptrdiff_t>(d));
   strides.erase(strides.begin() + static_cast<std::ptrdiff_t>(d));
+  // No element, no address: index * stride of a zero-element tensor need not fit int64.
   return Tensor(storage_, Shape(std::move(shape)), Shape(std::move(strides)),
-                offset_ + index * strides_[d]);
+                offset_ + (numel() == 0 ? 0 : index * strides_[d]));
 }
 
 template <class T>

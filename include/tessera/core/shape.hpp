@@ -48,11 +48,16 @@ class Shape {
   /// The extents as a vector.
   const std::vector<std::int64_t>& vec() const noexcept { return dims_; }
 
-  /// Product of the extents (1 for a 0-d shape).
+  /// Product of the extents (1 for a 0-d shape; 0 whenever any extent is 0, whatever the
+  /// others). Factories and views reject shapes whose product exceeds int64; for a shape not yet
+  /// checked the product wraps instead of overflowing (no undefined behaviour).
   std::int64_t numel() const noexcept {
-    std::int64_t n = 1;
-    for (auto d : dims_) n *= d;
-    return n;
+    std::uint64_t n = 1;
+    for (auto d : dims_) {
+      if (d == 0) return 0;
+      n *= static_cast<std::uint64_t>(d);
+    }
+    return static_cast<std::int64_t>(n);
   }
   /// "(2, 3)"; "()" for a 0-d shape; "(5,)" for a 1-d one.
   std::string str() const;

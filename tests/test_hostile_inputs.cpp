@@ -1,0 +1,106 @@
+// Regression tests for issue 19's hostile inputs that are not about aliasing, overflow in
+// reductions or op names (those have their own files): zero-element shapes whatever the order
+// of their extents.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "support/typed.hpp"
+#include "tessera/tessera.hpp"
+
+namespace {
+
+namespace ts = tessera;
+using ts::Tensor;
+
+constexpr std::int64_t kBig = std::int64_t{1} << 40;
+
+/// Runs f, which must throw E, and returns its message ("" and a failure otherwise).
+template <class E, class F>
+std::string message_of(F&& f) {
+  try {
+    f();
+  } catch (const E& e) {
+    return e.what();
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "wrong exception type: " << e.what();
+    return {};
+  }
+  ADD_FAILURE() << "no exception";
+  return {};
+}
+
+// ---- zero-element shapes ------------------------------------------------------------------
+
+class ZeroElementShapes : public tessera_test::OnEachDevice {};
+TESSERA_INSTANTIATE_ON_EACH_DEVICE(ZeroElementShapes);
+
+// Issue 19: reshape({2^40, 2^40, 0}) raised "too many elements" though numel is 0, while
+// (0, 2^40, 2^40) passed; PyTorch accepts both.
+TEST_P(ZeroElementShapes, ReshapeAcceptsHugeExtentsBeforeTheZero) {
+  const auto e = Tensor<float>::empty({0}, device());
+  for (const ts::Shape& shape : {ts::Shape{kBig, kBig, 0}, ts::Shape{0, kBig, kBig},
+                                 ts::Shape{kBig, 0, kBig}, ts::Shape{kBig, kBig, kBig, kBig, 0}}) {
+    SCOPED_TRACE(shape.str());
+    const auto r = e.reshape(shape);
+    EXPECT_EQ(r.shape(), shape);
+    EXPECT_EQ(r.numel(), 0);
+    EXPECT_EQ(shape.numel(), 0);
+  }
+}
+
+TEST_P(ZeroElementShapes, FactoriesAndViewsDoNotDependOnTheOrderOfExtents) {
+  for (const ts::Shape& shape :
+       {ts::Shape{kBig, kBig, 0}, ts::Shape{0, kBig, kBig}, ts::Shape{kBig, 0, kBig}}) {
+    SCOPED_TRACE(shape.str());
+    const auto a = Tensor<std::int64_t>::empty(shape, device());
+    const auto z = Tensor<double>::zeros(shape, device());
+    const auto f = Tensor<std::int8_t>::full(shape, 7, device());
+    const auto v = Tensor<float>::from_vector({}, shape, device());
+    EXPECT_EQ(a.shape(), shape);
+    EXPECT_EQ(z.numel(), 0);
+    EXPECT_EQ(f.to_vector().size(), 0u);
+    EXPECT_EQ(v.shape(), shape);
+    // Views of it: select, slice, transpose (the strides may not fit int64; nothing is read).
+    // The last index of the first non-zero extent: index * stride is far beyond int64.
+    const std::int64_t d = shape[0] != 0 ? 0 : 1;
+    const auto s = a.select(d, shape[d] - 1);
+    EXPECT_EQ(s.numel(), 0);
+    EXPECT_EQ(s.dim(), 2);
+    const auto sl = a.slice(1, 1, shape[1], 3);
+    EXPECT_EQ(sl.numel(), 0);
+    const auto t = a.transpose(0, 2);
+    EXPECT_EQ(t.shape(), (ts::Shape{shape[2], shape[1], shape[0]}));
+    EXPECT_EQ(t.contiguous().numel(), 0);
+    EXPECT_EQ(t.clone().shape(), t.shape());
+    const Tensor<std::int64_t> sum = t + std::int64_t{1};
+    EXPECT_EQ(sum.shape(), t.shape());
+    EXPECT_EQ(ts::sum(t), 0);
+  }
+}
+
+TEST_P(ZeroElementShapes, NonEmptyShapesBeyondInt64AreStillValueErrorsInEveryOrder) {
+  for (const ts::Shape& shape : {ts::Shape{kBig, kBig, 1}, ts::Shape{1, kBig, kBig}}) {
+    SCOPED_TRACE(shape.str());
+    EXPECT_NE(message_of<ts::ValueError>([&] {
+                (void)Tensor<float>::empty(shape, device());
+              }).find("too many elements"),
+              std::string::npos);
+  }
+  const auto one = Tensor<float>::zeros({1}, device());
+  EXPECT_NE(message_of<ts::ValueError>([&] {
+              (void)one.reshape({kBig, kBig, 1});
+            }).find("reshape"),
+            std::string::npos);
+  EXPECT_NE(message_of<ts::ShapeError>([&] {
+              (void)one.reshape({kBig, kBig, -1});
+            }).find("reshape"),
+            std::string::npos);
+}
+
+}  // namespace
