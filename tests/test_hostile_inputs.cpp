@@ -1,6 +1,6 @@
 // Regression tests for issue 19's hostile inputs that are not about aliasing, overflow in
 // reductions or op names (those have their own files): zero-element shapes whatever the order
-// of their extents.
+// of their extents, and from_value_rowids messages that point at what the caller passed.
 
 #include <gtest/gtest.h>
 
@@ -101,6 +101,61 @@ TEST_P(ZeroElementShapes, NonEmptyShapesBeyondInt64AreStillValueErrorsInEveryOrd
               (void)one.reshape({kBig, kBig, -1});
             }).find("reshape"),
             std::string::npos);
+}
+
+}  // namespace
+
+namespace {
+
+// ---- from_value_rowids messages -----------------------------------------------------------
+
+class FromValueRowids : public tessera_test::OnEachDevice {};
+TESSERA_INSTANTIATE_ON_EACH_DEVICE(FromValueRowids);
+
+// Issue 19: {0, -5} with nrows inferred said "nrows must be >= 0, got -4": the caller passed no
+// nrows and -4 is not in their input. The message names the bad entry.
+TEST_P(FromValueRowids, NegativeIdWithInferredNrowsNamesTheEntry) {
+  const auto values = ts::tensor<float>({1, 2}, device());
+  const auto ids = ts::tensor<std::int64_t>({0, -5}, device());
+  const std::string what = message_of<ts::ValueError>(
+      [&] { (void)ts::RaggedTensor<float>::from_value_rowids(values, ids); });
+  EXPECT_NE(what.find("RaggedTensor::from_value_rowids"), std::string::npos) << what;
+  EXPECT_NE(what.find("value_rowids[1] = -5"), std::string::npos) << what;
+  EXPECT_EQ(what.find("-4"), std::string::npos) << what;
+  EXPECT_EQ(what.find("nrows"), std::string::npos) << what;
+}
+
+// Issue 19: unsorted ids {1, 0} were reported as out of range instead of as out of order.
+TEST_P(FromValueRowids, UnsortedIdsAreReportedAsNotNonDecreasing) {
+  const auto values = ts::tensor<float>({1, 2}, device());
+  const auto ids = ts::tensor<std::int64_t>({1, 0}, device());
+  for (const std::int64_t nrows : {-2, 1, 2}) {  // -2: inferred
+    SCOPED_TRACE(nrows);
+    const std::string what = message_of<ts::ValueError>([&] {
+      if (nrows < 0) {
+        (void)ts::RaggedTensor<float>::from_value_rowids(values, ids);
+      } else {
+        (void)ts::RaggedTensor<float>::from_value_rowids(values, ids, nrows);
+      }
+    });
+    EXPECT_NE(what.find("non-decreasing"), std::string::npos) << what;
+    EXPECT_NE(what.find("value_rowids[0] = 1 > value_rowids[1] = 0"), std::string::npos) << what;
+  }
+}
+
+TEST_P(FromValueRowids, MessagesAboutAGivenNrowsQuoteIt) {
+  const auto values = ts::tensor<float>({1, 2}, device());
+  const auto ids = ts::tensor<std::int32_t>({0, 3}, device());
+  const std::string beyond = message_of<ts::ValueError>(
+      [&] { (void)ts::RaggedTensor<float, std::int32_t>::from_value_rowids(values, ids, 2); });
+  EXPECT_NE(beyond.find("value_rowids[1] = 3 is not in [0, nrows = 2)"), std::string::npos)
+      << beyond;
+  const std::string negative = message_of<ts::ValueError>(
+      [&] { (void)ts::RaggedTensor<float, std::int32_t>::from_value_rowids(values, ids, -1); });
+  EXPECT_NE(negative.find("nrows must be >= 0, got -1"), std::string::npos) << negative;
+  // Valid ids still build the partition (TensorFlow: [[1], [], [], [2]]).
+  const auto r = ts::RaggedTensor<float, std::int32_t>::from_value_rowids(values, ids);
+  EXPECT_EQ(r.row_splits().to_vector(), (std::vector<std::int32_t>{0, 1, 1, 1, 2}));
 }
 
 }  // namespace

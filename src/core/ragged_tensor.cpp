@@ -65,6 +65,26 @@ RaggedTensor<T, S> RaggedTensor<T, S>::from_row_lengths(const Tensor<T>& values,
   return RaggedTensor(values, Tensor<S>::from_vector(splits, values.device()));
 }
 
+namespace {
+/// The checks that need no nrows, named after the entry the user passed: a negative id, or an
+/// id smaller than the one before it (TensorFlow's "must be non-decreasing"). Run before any
+/// check against nrows, so that `{1, 0}` is reported as out of order and `{0, -5}` as negative,
+/// whether nrows was given or inferred from the last id.
+template <class S>
+void check_value_rowids_order(const std::vector<S>& ids) {
+  constexpr const char* op = "RaggedTensor::from_value_rowids";
+  for (std::size_t k = 0; k < ids.size(); ++k) {
+    const auto id = static_cast<std::int64_t>(ids[k]);
+    if (id < 0) detail::raise<ValueError>(op, "value_rowids[", k, "] = ", id, " must be >= 0");
+    if (k > 0 && ids[k] < ids[k - 1]) {
+      detail::raise<ValueError>(op, "value_rowids must be non-decreasing, got value_rowids[", k - 1,
+                                "] = ", static_cast<std::int64_t>(ids[k - 1]), " > value_rowids[",
+                                k, "] = ", id);
+    }
+  }
+}
+}  // namespace
+
 template <class T, class S>
 RaggedTensor<T, S> RaggedTensor<T, S>::from_value_rowids(const Tensor<T>& values,
                                                          const Tensor<S>& value_rowids,
@@ -85,16 +105,13 @@ RaggedTensor<T, S> RaggedTensor<T, S>::from_value_rowids(const Tensor<T>& values
     detail::raise<ValueError>(op, "nrows = ", nrows, " does not fit the ", dtype_name(dtype_v<S>),
                               " row partition");
   }
-  for (std::int64_t k = 0; validate && k < n; ++k) {
-    const auto id = static_cast<std::int64_t>(ids[k]);
-    if (id < 0 || id >= nrows) {
-      detail::raise<ValueError>(op, "value_rowids[", k, "] = ", id,
-                                " is not in [0, nrows = ", nrows, ")");
-    }
-    if (k > 0 && ids[k] < ids[k - 1]) {
-      detail::raise<ValueError>(op, "value_rowids must be non-decreasing, got value_rowids[", k - 1,
-                                "] = ", static_cast<std::int64_t>(ids[k - 1]), " > value_rowids[",
-                                k, "] = ", id);
+  if (validate) {
+    check_value_rowids_order(ids);
+    for (std::int64_t k = 0; k < n; ++k) {
+      if (static_cast<std::int64_t>(ids[k]) >= nrows) {
+        detail::raise<ValueError>(op, "value_rowids[", k, "] = ", static_cast<std::int64_t>(ids[k]),
+                                  " is not in [0, nrows = ", nrows, ")");
+      }
     }
   }
   // nrows is the caller's number: nrows + 1 splits whose byte count overflows int64 are refused
@@ -120,7 +137,11 @@ RaggedTensor<T, S> RaggedTensor<T, S>::from_value_rowids(const Tensor<T>& values
                                                          const Tensor<S>& value_rowids) {
   std::int64_t nrows = 0;
   if (value_rowids.dim() == 1 && value_rowids.numel() > 0) {
-    const auto last = static_cast<std::int64_t>(value_rowids.at({-1}));
+    // nrows comes from the last id, so the ids are checked first: an error must point at an
+    // entry the caller wrote, not at an nrows the caller never passed.
+    const std::vector<S> ids = value_rowids.to_vector();
+    check_value_rowids_order(ids);
+    const auto last = static_cast<std::int64_t>(ids.back());
     // nrows = last + 1 must be an S, as in TensorFlow (where the sum is taken in S).
     if (last == static_cast<std::int64_t>(std::numeric_limits<S>::max())) {
       detail::raise<ValueError>("RaggedTensor::from_value_rowids", "value_rowids[-1] = ", last,
