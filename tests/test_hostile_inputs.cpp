@@ -1,6 +1,7 @@
 // Regression tests for issue 19's hostile inputs that are not about aliasing, overflow in
 // reductions or op names (those have their own files): zero-element shapes whatever the order
-// of their extents, and from_value_rowids messages that point at what the caller passed.
+// of their extents, from_value_rowids messages that point at what the caller passed, and
+// PyTorch's rules for bool operands of the arithmetic operators.
 
 #include <gtest/gtest.h>
 
@@ -156,6 +157,56 @@ TEST_P(FromValueRowids, MessagesAboutAGivenNrowsQuoteIt) {
   // Valid ids still build the partition (TensorFlow: [[1], [], [], [2]]).
   const auto r = ts::RaggedTensor<float, std::int32_t>::from_value_rowids(values, ids);
   EXPECT_EQ(r.row_splits().to_vector(), (std::vector<std::int32_t>{0, 1, 1, 1, 2}));
+}
+
+// ---- bool operands of arithmetic ----------------------------------------------------------
+
+class BoolArithmetic : public tessera_test::OnEachDevice {};
+TESSERA_INSTANTIATE_ON_EACH_DEVICE(BoolArithmetic);
+
+// Issue 19: bool - bool advised ^, which did not exist. PyTorch: ^ is logical xor on bool.
+TEST_P(BoolArithmetic, XorOfBoolTensorsIsLogicalXor) {
+  const auto a = ts::tensor<bool>({false, false, true, true}, device());
+  const auto b = ts::tensor<bool>({false, true, false, true}, device());
+  static_assert(std::is_same_v<typename decltype(a ^ b)::value_type, bool>);
+  const Tensor<bool> x = a ^ b;
+  EXPECT_EQ(x.to_vector(), (std::vector<bool>{false, true, true, false}));
+  const Tensor<bool> with_scalar = a ^ true;
+  EXPECT_EQ(with_scalar.to_vector(), (std::vector<bool>{true, true, false, false}));
+  // Broadcast and fused with comparisons, as & and |.
+  const auto v = ts::tensor<int>({1, 5, 9}, device());
+  const Tensor<bool> band = (v > 2) ^ (v > 6);
+  EXPECT_EQ(band.to_vector(), (std::vector<bool>{false, true, false}));
+  EXPECT_EQ(ts::sum(a ^ b), 2);
+}
+
+// Issue 19: bool / bool returned bool (true / false was false); PyTorch's true division gives
+// float: [1/1, 1/0, 0/1, 0/0] = [1, inf, 0, nan].
+TEST_P(BoolArithmetic, DivisionOfBoolsIsTrueDivisionIntoFloat) {
+  const auto a = ts::tensor<bool>({true, true, false, false}, device());
+  const auto b = ts::tensor<bool>({true, false, true, false}, device());
+  static_assert(std::is_same_v<typename decltype(a / b)::value_type, float>);
+  static_assert(std::is_same_v<typename decltype(a / true)::value_type, float>);
+  const auto q = ts::eval(a / b).to_vector();
+  ASSERT_EQ(q.size(), 4u);
+  EXPECT_EQ(q[0], 1.0f);
+  EXPECT_TRUE(std::isinf(q[1]) && q[1] > 0);
+  EXPECT_EQ(q[2], 0.0f);
+  EXPECT_TRUE(std::isnan(q[3]));
+  EXPECT_EQ(ts::eval(a / true).to_vector(), (std::vector<float>{1, 1, 0, 0}));
+  // Mixed with an integer tensor the integer rules apply (tessera's truncating division).
+  const auto i = ts::tensor<std::int32_t>({7, 7, 7, 7}, device());
+  static_assert(std::is_same_v<typename decltype(i / a)::value_type, std::int32_t>);
+}
+
+TEST_P(BoolArithmetic, AddAndMulOfBoolsStayLogicalAsInPyTorch) {
+  const auto a = ts::tensor<bool>({false, false, true, true}, device());
+  const auto b = ts::tensor<bool>({false, true, false, true}, device());
+  EXPECT_EQ(ts::eval(a + b).to_vector(), (std::vector<bool>{false, true, true, true}));
+  EXPECT_EQ(ts::eval(a * b).to_vector(), (std::vector<bool>{false, false, false, true}));
+  // bool with an integer scalar promotes (PyTorch: True - 1 on a bool tensor gives int64).
+  static_assert(!std::is_same_v<typename decltype(a - 1)::value_type, bool>);
+  EXPECT_EQ(ts::eval(a - 1).to_vector(), (std::vector<std::int32_t>{-1, -1, 0, 0}));
 }
 
 }  // namespace
