@@ -22,6 +22,7 @@ template <class T, class S>
 RaggedTensor<T, S> RaggedTensor<T, S>::from_row_splits(const Tensor<T>& values,
                                                        const Tensor<S>& row_splits, bool validate) {
   constexpr const char* op = "RaggedTensor::from_row_splits";
+  const detail::OpScope scope(op);
   detail::check_ragged_values(op, values.shape());
   detail::check_ragged_vector(op, "row_splits", row_splits.shape(), row_splits.device(),
                               values.device());
@@ -34,6 +35,7 @@ RaggedTensor<T, S> RaggedTensor<T, S>::from_row_lengths(const Tensor<T>& values,
                                                         const Tensor<S>& row_lengths,
                                                         bool validate) {
   constexpr const char* op = "RaggedTensor::from_row_lengths";
+  const detail::OpScope scope(op);
   detail::check_ragged_values(op, values.shape());
   detail::check_ragged_vector(op, "row_lengths", row_lengths.shape(), row_lengths.device(),
                               values.device());
@@ -90,6 +92,7 @@ RaggedTensor<T, S> RaggedTensor<T, S>::from_value_rowids(const Tensor<T>& values
                                                          const Tensor<S>& value_rowids,
                                                          std::int64_t nrows, bool validate) {
   constexpr const char* op = "RaggedTensor::from_value_rowids";
+  const detail::OpScope scope(op);
   detail::check_ragged_values(op, values.shape());
   detail::check_ragged_vector(op, "value_rowids", value_rowids.shape(), value_rowids.device(),
                               values.device());
@@ -135,6 +138,7 @@ RaggedTensor<T, S> RaggedTensor<T, S>::from_value_rowids(const Tensor<T>& values
 template <class T, class S>
 RaggedTensor<T, S> RaggedTensor<T, S>::from_value_rowids(const Tensor<T>& values,
                                                          const Tensor<S>& value_rowids) {
+  const detail::OpScope scope("RaggedTensor::from_value_rowids");
   std::int64_t nrows = 0;
   if (value_rowids.dim() == 1 && value_rowids.numel() > 0) {
     // nrows comes from the last id, so the ids are checked first: an error must point at an
@@ -155,12 +159,14 @@ RaggedTensor<T, S> RaggedTensor<T, S>::from_value_rowids(const Tensor<T>& values
 
 template <class T, class S>
 Tensor<S> RaggedTensor<T, S>::row_lengths() const {
+  const detail::OpScope scope("RaggedTensor::row_lengths");
   const std::int64_t n = nrows();
   return Tensor<S>(row_splits_.slice(0, 1, n + 1) - row_splits_.slice(0, 0, n));
 }
 
 template <class T, class S>
 Tensor<S> RaggedTensor<T, S>::value_rowids() const {
+  const detail::OpScope scope("RaggedTensor::value_rowids");
   const std::int64_t nvalues = values_.size(0);
   if (device().is_cpu()) {
     Tensor<S> ids = Tensor<S>::empty({nvalues});
@@ -183,6 +189,7 @@ Tensor<S> RaggedTensor<T, S>::value_rowids() const {
 
 template <class T, class S>
 Tensor<T> RaggedTensor<T, S>::row(std::int64_t i) const {
+  const detail::OpScope scope("RaggedTensor::row");
   const std::int64_t n = nrows();
   const std::int64_t r = i < 0 ? i + n : i;
   if (r < 0 || r >= n) {
@@ -194,6 +201,7 @@ Tensor<T> RaggedTensor<T, S>::row(std::int64_t i) const {
 
 template <class T, class S>
 std::vector<std::vector<T>> RaggedTensor<T, S>::to_list() const {
+  const detail::OpScope scope("RaggedTensor::to_list");
   if (values_.dim() != 1) {
     detail::raise<ShapeError>("RaggedTensor::to_list", "needs 1-d values, got shape ",
                               values_.shape());
@@ -209,11 +217,13 @@ std::vector<std::vector<T>> RaggedTensor<T, S>::to_list() const {
 
 template <class T, class S>
 RaggedTensor<T, S> RaggedTensor<T, S>::to(Device device) const {
+  const detail::OpScope scope("RaggedTensor::to");
   return RaggedTensor(values_.to(device), row_splits_.to(device));
 }
 
 template <class T, class S>
 Tensor<T> RaggedTensor<T, S>::to_tensor(T pad) const {
+  const detail::OpScope scope("RaggedTensor::to_tensor");
   const std::int64_t n = nrows();
   std::int64_t width = 0;
   if (n > 0) width = static_cast<std::int64_t>(max(row_lengths()));

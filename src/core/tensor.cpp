@@ -87,13 +87,14 @@ Tensor<T>::Tensor(Storage storage, Shape shape, Shape strides, std::int64_t offs
 
 template <class T>
 Tensor<T> Tensor<T>::empty(const Shape& shape, Device device) {
-  check_shape("empty", shape, sizeof(T));
+  check_shape(detail::op_or("empty"), shape, sizeof(T));
   auto storage = Storage::allocate(static_cast<std::size_t>(shape.numel()) * sizeof(T), device);
   return Tensor(std::move(storage), shape, contiguous_strides(shape), 0);
 }
 
 template <class T>
 Tensor<T> Tensor<T>::full(const Shape& shape, T value, Device device) {
+  const detail::OpScope scope("full");
   auto out = empty(shape, device);
   detail::evaluate_into(out.view(), shape, device, detail::ScalarNode<T>(value));
   return out;
@@ -101,21 +102,25 @@ Tensor<T> Tensor<T>::full(const Shape& shape, T value, Device device) {
 
 template <class T>
 Tensor<T> Tensor<T>::zeros(const Shape& shape, Device device) {
+  const detail::OpScope scope("zeros");
   return full(shape, T(0), device);
 }
 
 template <class T>
 Tensor<T> Tensor<T>::ones(const Shape& shape, Device device) {
+  const detail::OpScope scope("ones");
   return full(shape, T(1), device);
 }
 
 template <class T>
 Tensor<T> Tensor<T>::scalar(T value, Device device) {
+  const detail::OpScope scope("scalar");
   return full(Shape{}, value, device);
 }
 
 template <class T>
 Tensor<T> Tensor<T>::arange(T start, T stop, T step, Device device) {
+  const detail::OpScope scope("arange");
   std::int64_t n = 0;
   if constexpr (std::is_floating_point_v<T>) {
     if (!std::isfinite(start) || !std::isfinite(stop) || !std::isfinite(step)) {
@@ -166,6 +171,7 @@ Tensor<T> Tensor<T>::arange(T stop, Device device) {
 
 template <class T>
 Tensor<T> Tensor<T>::from_vector(const std::vector<T>& values, const Shape& shape, Device device) {
+  const detail::OpScope scope("from_vector");
   check_shape("from_vector", shape, sizeof(T));
   if (static_cast<std::int64_t>(values.size()) != shape.numel()) {
     detail::raise<ShapeError>("from_vector", "shape ", shape, " needs ", shape.numel(),
@@ -221,6 +227,7 @@ TensorView<T> Tensor<T>::view() const noexcept {
 
 template <class T>
 Tensor<T> Tensor<T>::to(Device device) const {
+  const detail::OpScope scope("to");
   if (device == this->device()) return *this;
   const Tensor source = contiguous();
   auto out = empty(shape_, device);
@@ -240,6 +247,7 @@ Tensor<T> Tensor<T>::to(Device device) const {
 
 template <class T>
 Tensor<T> Tensor<T>::clone() const {
+  const detail::OpScope scope("clone");
   auto out = empty(shape_, device());
   detail::evaluate_into(out.view(), shape_, device(), *this);
   return out;
@@ -247,6 +255,7 @@ Tensor<T> Tensor<T>::clone() const {
 
 template <class T>
 Tensor<T> Tensor<T>::contiguous() const {
+  const detail::OpScope scope("contiguous");
   return is_contiguous() ? *this : clone();
 }
 
@@ -293,6 +302,7 @@ T Tensor<T>::at(std::initializer_list<std::int64_t> index) const {
 template <class T>
 template <class U>
 Tensor<U> Tensor<T>::cast() const {
+  const detail::OpScope scope("cast");
   auto out = Tensor<U>::empty(shape_, device());
   detail::evaluate_into(out.view(), shape_, device(), *this);
   return out;
@@ -300,6 +310,7 @@ Tensor<U> Tensor<T>::cast() const {
 
 template <class T>
 Tensor<T> Tensor<T>::reshape(const Shape& shape) const {
+  const detail::OpScope scope("reshape");
   std::vector<std::int64_t> dims(shape.begin(), shape.end());
   // The product of the given extents, independent of their order: 0 when any is 0, and
   // `too_many` (instead of a signed overflow) when it exceeds int64.
@@ -438,6 +449,7 @@ void nested_fill(const NestedList<T>& list, std::vector<T>& out) {
 
 template <class T>
 Tensor<T> tensor(std::initializer_list<NestedList<T>> values, Device device) {
+  const detail::OpScope scope("tensor");
   const NestedList<T> root(values);
   std::vector<std::int64_t> dims;
   bool leaf_depth_known = false;

@@ -108,6 +108,7 @@ auto reduce_with(const cuda_nodes::NodeExecutor& executor, const E& e, const Sha
 
 template <ReduceKind Kind, class E>
 auto reduce_expr(const E& e, const char* op) {
+  const OpScope scope(op);
   const Shape shape = expr_shape(e);
   const Device device = device_of(e);
   if constexpr (Kind == ReduceKind::Min || Kind == ReduceKind::Max) {

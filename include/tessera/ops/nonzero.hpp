@@ -88,6 +88,7 @@ void nonzero_fill(const E& e, const Shape& shape, Device device,
 /// nonzero(e) into `out`, which is resized to (z, ndim) unless it already has that shape.
 template <class E>
 void nonzero_into(const E& e, Tensor<std::int64_t>& out, const char* op) {
+  const OpScope scope(op);
   const Shape shape = expr_shape(e);
   const Device device = device_of(e);
   if (!(out.device() == device)) {
@@ -135,6 +136,7 @@ inline namespace TESSERA_EVAL_NS {
 ///     int64_t n = tessera::count_nonzero(x > 0.5f);
 template <Expression E>
 std::int64_t count_nonzero(const E& e) {
+  const detail::OpScope scope("count_nonzero");
   return detail::nonzero_count(e, detail::expr_shape(e), detail::device_of(e));
 }
 
@@ -159,6 +161,7 @@ Tensor<std::int64_t> argwhere(const E& e) {
 /// input is treated as 1-d of one element (`[0]` or empty).
 template <Expression E>
 std::vector<Tensor<std::int64_t>> nonzero(const E& e, AsTuple) {
+  const detail::OpScope scope("nonzero");
   const auto ndim = static_cast<std::int64_t>(detail::expr_shape(e).size());
   auto rows = nonzero(e);
   std::vector<Tensor<std::int64_t>> columns;
@@ -181,6 +184,7 @@ void nonzero_out(const E& e, Tensor<std::int64_t>& out) {
 /// Never waits for the GPU. size < 0 → ValueError.
 template <Expression E>
 Tensor<std::int64_t> nonzero_static(const E& e, std::int64_t size, std::int64_t fill_value = -1) {
+  const detail::OpScope scope("nonzero_static");
   if (size < 0) {
     detail::raise<ValueError>("nonzero_static", "size must be non-negative, got ", size);
   }
