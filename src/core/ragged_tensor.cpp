@@ -228,8 +228,9 @@ Tensor<T> RaggedTensor<T, S>::to_tensor(T pad) const {
   std::int64_t width = 0;
   if (n > 0) width = static_cast<std::int64_t>(max(row_lengths()));
   Shape shape = values_.shape();
-  std::int64_t inner = 1;
-  for (std::size_t d = 1; d < shape.size(); ++d) inner *= shape[d];
+  // Values of shape (m, 2^40, 2^40, 0) exist: the inner product must not overflow before the 0.
+  const std::int64_t inner =
+      detail::extent_product(shape.data() + 1, static_cast<int>(shape.size()) - 1);
   std::vector<std::int64_t> dims{n, width};
   for (std::size_t d = 1; d < shape.size(); ++d) dims.push_back(shape[d]);
   Tensor<T> dense = Tensor<T>::empty(Shape(dims.begin(), dims.end()), device());

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "tessera/core/extent_product.hpp"
+
 namespace tessera {
 
 /// Most dimensions a tensor may have; kernels carry shapes and strides in fixed arrays this long.
@@ -52,12 +54,7 @@ class Shape {
   /// others). Factories and views reject shapes whose product exceeds int64; for a shape not yet
   /// checked the product wraps instead of overflowing (no undefined behaviour).
   std::int64_t numel() const noexcept {
-    std::uint64_t n = 1;
-    for (auto d : dims_) {
-      if (d == 0) return 0;
-      n *= static_cast<std::uint64_t>(d);
-    }
-    return static_cast<std::int64_t>(n);
+    return detail::extent_product(dims_.data(), static_cast<int>(dims_.size()));
   }
   /// "(2, 3)"; "()" for a 0-d shape; "(5,)" for a 1-d one.
   std::string str() const;
