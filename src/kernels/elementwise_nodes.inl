@@ -80,7 +80,7 @@ bool reads_linearly(const Operand<T>& op, const TensorView<U>& out) {
   std::int64_t expected = 1;
   for (int d = out.ndim - 1; d >= 0; --d) {
     if (out.shape[d] != 1 && op.strides[d] != expected) return false;
-    expected *= out.shape[d];
+    expected = wrapping_mul(expected, out.shape[d]);  // past a zero extent: unused
   }
   return true;
 }
