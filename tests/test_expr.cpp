@@ -66,8 +66,11 @@ TYPED_TEST(ExprArithmetic, BinaryOpsMatchReferenceForEveryLayout) {
         tensor_matches(ts::eval(a + b), shape, ref_binary<T>(av, shape, bv, shape, ref::add<T>)));
     EXPECT_TRUE(
         tensor_matches(ts::eval(a * b), shape, ref_binary<T>(av, shape, bv, shape, ref::mul<T>)));
-    EXPECT_TRUE(
-        tensor_matches(ts::eval(a / b), shape, ref_binary<T>(av, shape, bv, shape, ref::div<T>)));
+    // bool / bool is true division into float (PyTorch); b is nonzero, so the quotient is a.
+    using Quotient = typename decltype(a / b)::value_type;
+    static_assert(std::is_same_v<Quotient, std::conditional_t<std::is_same_v<T, bool>, float, T>>);
+    EXPECT_TRUE(tensor_matches(ts::eval(a / b), shape,
+                               ref_binary<Quotient>(av, shape, bv, shape, ref::div<T>)));
     if constexpr (!std::is_same_v<T, bool>) {
       EXPECT_TRUE(
           tensor_matches(ts::eval(a - b), shape, ref_binary<T>(av, shape, bv, shape, ref::sub<T>)));
@@ -90,8 +93,13 @@ TYPED_TEST(ExprArithmetic, ScalarOperandsOnEitherSide) {
     EXPECT_TRUE(tensor_matches(ts::eval(s + a), {2, 3}, with([&](T x) { return ref::add(s, x); })));
     EXPECT_TRUE(tensor_matches(ts::eval(a * s), {2, 3}, with([&](T x) { return ref::mul(x, s); })));
     EXPECT_TRUE(tensor_matches(ts::eval(s * a), {2, 3}, with([&](T x) { return ref::mul(s, x); })));
-    EXPECT_TRUE(tensor_matches(ts::eval(a / s), {2, 3}, with([&](T x) { return ref::div(x, s); })));
-    EXPECT_TRUE(tensor_matches(ts::eval(s / a), {2, 3}, with([&](T x) { return ref::div(s, x); })));
+    // bool / bool gives float (PyTorch's true division); the divisors here are nonzero.
+    using Quotient = typename decltype(a / s)::value_type;
+    auto quotient = [&](auto f) { return ref_unary<Quotient>(av, f); };
+    EXPECT_TRUE(
+        tensor_matches(ts::eval(a / s), {2, 3}, quotient([&](T x) { return ref::div(x, s); })));
+    EXPECT_TRUE(
+        tensor_matches(ts::eval(s / a), {2, 3}, quotient([&](T x) { return ref::div(s, x); })));
     if constexpr (!std::is_same_v<T, bool>) {
       EXPECT_TRUE(
           tensor_matches(ts::eval(a - s), {2, 3}, with([&](T x) { return ref::sub(x, s); })));

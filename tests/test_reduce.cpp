@@ -176,8 +176,64 @@ TYPED_TEST(Reduce, LargeInputsCombineEveryBlock) {
 
 // ---- integers -------------------------------------------------------------------------------
 
+namespace {
+/// The wrapped (two's complement) int64 sum, computed in uint64 so the reference itself has no
+/// undefined behaviour: what PyTorch's int64 sum returns.
+template <class T>
+std::int64_t ref_wrapped_sum(const std::vector<T>& values) {
+  std::uint64_t acc = 0;
+  for (const T x : values) acc += static_cast<std::uint64_t>(static_cast<std::int64_t>(x));
+  return static_cast<std::int64_t>(acc);
+}
+using IntegerDTypes =
+    std::tuple<bool, std::uint8_t, std::int8_t, std::int16_t, std::int32_t, std::int64_t>;
+}  // namespace
+
+template <class C>
+class ReduceExtremes : public tessera_test::Typed<C> {};
+using IntegerCases = tessera_test::gtest_types_t<tessera_test::cartesian_t<IntegerDTypes>>;
+TYPED_TEST_SUITE(ReduceExtremes, IntegerCases, tessera_test::CaseName);
+
+// Every reduction at the extremes of every integer dtype, in every layout, and long enough
+// (100003 elements) to cross the host's blocks and the device's partials: the sanitizer build
+// (UBSan) checks that no path overflows a signed type.
+TYPED_TEST(ReduceExtremes, EveryReductionAtTheLimitsOfTheDtypeMatchesReference) {
+  using T = typename TypeParam::value_type;
+  constexpr T lo = std::numeric_limits<T>::lowest();
+  constexpr T hi = std::numeric_limits<T>::max();
+  std::vector<std::vector<T>> cases = {{hi, T(1)}, {lo, hi}, {hi, hi, hi}, {lo, lo, lo}};
+  if constexpr (std::is_signed_v<T>) cases.push_back({lo, T(-1)});
+  for (const bool top : {true, false}) {
+    std::vector<T> many(100003, top ? hi : lo);
+    many[many.size() / 2] = top ? lo : hi;
+    cases.push_back(std::move(many));
+  }
+  for (const auto& values : cases) {
+    const auto n = static_cast<std::int64_t>(values.size());
+    SCOPED_TRACE(::testing::Message() << n << " values from " << +values.front());
+    for (const auto& input : tessera_test::all_layouts(values, {n}, this->device())) {
+      const auto& x = input.view;
+      EXPECT_EQ(ts::sum(x), ref_wrapped_sum(values));
+      EXPECT_EQ(ts::min(x), ref_min(values));
+      EXPECT_EQ(ts::max(x), ref_max(values));
+      EXPECT_EQ(ts::any(x), ref_any(values));
+      EXPECT_EQ(ts::all(x), ref_all(values));
+    }
+  }
+}
+
 class ReduceValues : public tessera_test::OnEachDevice {};
 TESSERA_INSTANTIATE_ON_EACH_DEVICE(ReduceValues);
+
+// Issue 19: ts::sum of int64 {INT64_MAX, 1} added with a plain `+` (signed overflow, reported by
+// UBSan). It wraps, as torch.tensor([2**63 - 1, 1]).sum() == -2**63, on every device.
+TEST_P(ReduceValues, Int64SumPastMaxWrapsWithoutUndefinedBehaviour) {
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+  EXPECT_EQ(ts::sum(ts::tensor<std::int64_t>({kMax, 1}, device())), kMin);
+  EXPECT_EQ(ts::sum(ts::tensor<std::int64_t>({kMin, -1}, device())), kMax);
+  EXPECT_EQ(ts::sum(ts::tensor<std::int64_t>({kMax, kMax, 2}, device())), 0);
+}
 
 TEST_P(ReduceValues, IntegerSumsAreInt64WithoutOverflow) {
   const auto i8 = ts::Tensor<std::int8_t>::full({1000}, 100, device());

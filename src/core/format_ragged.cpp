@@ -213,9 +213,10 @@ std::string ragged_repr(const RaggedTensor<T, S>& r) {
   const std::vector<S> splits = host.row_splits().to_vector();
   const std::int64_t nrows = host.nrows();
   const T* data = values.data();
-  std::int64_t inner = 1;
   std::vector<std::int64_t> inner_dims(values.shape().begin() + 1, values.shape().end());
-  for (std::int64_t d : inner_dims) inner *= d;
+  // 0 when any inner extent is (values of shape (m, 2^40, 2^40, 0) exist), without overflow.
+  const std::int64_t inner =
+      detail::extent_product(inner_dims.data(), static_cast<int>(inner_dims.size()));
   // Word of element `index` of the block of rows starting at value `first` (index[0] a row
   // offset inside it, the rest inner indices), with `dims` the block's shape.
   auto element_word = [&](std::int64_t first, const Shape& dims, std::size_t skip) {

@@ -21,6 +21,7 @@ template <class T, class S>
 RaggedTensor<T, S> RaggedTensor<T, S>::from_row_splits(const Tensor<T>& values,
                                                        const Tensor<S>& row_splits, bool validate) {
   constexpr const char* op = "RaggedTensor::from_row_splits";
+  const detail::OpScope scope(op);
   detail::check_ragged_values(op, values.shape());
   detail::check_ragged_vector(op, "row_splits", row_splits.shape(), row_splits.device(),
                               values.device());
@@ -33,6 +34,7 @@ RaggedTensor<T, S> RaggedTensor<T, S>::from_row_lengths(const Tensor<T>& values,
                                                         const Tensor<S>& row_lengths,
                                                         bool validate) {
   constexpr const char* op = "RaggedTensor::from_row_lengths";
+  const detail::OpScope scope(op);
   detail::check_ragged_values(op, values.shape());
   detail::check_ragged_vector(op, "row_lengths", row_lengths.shape(), row_lengths.device(),
                               values.device());
@@ -64,11 +66,32 @@ RaggedTensor<T, S> RaggedTensor<T, S>::from_row_lengths(const Tensor<T>& values,
   return RaggedTensor(values, Tensor<S>::from_vector(splits, values.device()));
 }
 
+namespace {
+/// The checks that need no nrows, named after the entry the user passed: a negative id, or an
+/// id smaller than the one before it (TensorFlow's "must be non-decreasing"). Run before any
+/// check against nrows, so that `{1, 0}` is reported as out of order and `{0, -5}` as negative,
+/// whether nrows was given or inferred from the last id.
+template <class S>
+void check_value_rowids_order(const std::vector<S>& ids) {
+  constexpr const char* op = "RaggedTensor::from_value_rowids";
+  for (std::size_t k = 0; k < ids.size(); ++k) {
+    const auto id = static_cast<std::int64_t>(ids[k]);
+    if (id < 0) detail::raise<ValueError>(op, "value_rowids[", k, "] = ", id, " must be >= 0");
+    if (k > 0 && ids[k] < ids[k - 1]) {
+      detail::raise<ValueError>(op, "value_rowids must be non-decreasing, got value_rowids[", k - 1,
+                                "] = ", static_cast<std::int64_t>(ids[k - 1]), " > value_rowids[",
+                                k, "] = ", id);
+    }
+  }
+}
+}  // namespace
+
 template <class T, class S>
 RaggedTensor<T, S> RaggedTensor<T, S>::from_value_rowids(const Tensor<T>& values,
                                                          const Tensor<S>& value_rowids,
                                                          std::int64_t nrows, bool validate) {
   constexpr const char* op = "RaggedTensor::from_value_rowids";
+  const detail::OpScope scope(op);
   detail::check_ragged_values(op, values.shape());
   detail::check_ragged_vector(op, "value_rowids", value_rowids.shape(), value_rowids.device(),
                               values.device());
@@ -84,16 +107,13 @@ RaggedTensor<T, S> RaggedTensor<T, S>::from_value_rowids(const Tensor<T>& values
     detail::raise<ValueError>(op, "nrows = ", nrows, " does not fit the ", dtype_name(dtype_v<S>),
                               " row partition");
   }
-  for (std::int64_t k = 0; validate && k < n; ++k) {
-    const auto id = static_cast<std::int64_t>(ids[k]);
-    if (id < 0 || id >= nrows) {
-      detail::raise<ValueError>(op, "value_rowids[", k, "] = ", id,
-                                " is not in [0, nrows = ", nrows, ")");
-    }
-    if (k > 0 && ids[k] < ids[k - 1]) {
-      detail::raise<ValueError>(op, "value_rowids must be non-decreasing, got value_rowids[", k - 1,
-                                "] = ", static_cast<std::int64_t>(ids[k - 1]), " > value_rowids[",
-                                k, "] = ", id);
+  if (validate) {
+    check_value_rowids_order(ids);
+    for (std::int64_t k = 0; k < n; ++k) {
+      if (static_cast<std::int64_t>(ids[k]) >= nrows) {
+        detail::raise<ValueError>(op, "value_rowids[", k, "] = ", static_cast<std::int64_t>(ids[k]),
+                                  " is not in [0, nrows = ", nrows, ")");
+      }
     }
   }
   // nrows is the caller's number: nrows + 1 splits whose byte count overflows int64 are refused
@@ -117,9 +137,14 @@ RaggedTensor<T, S> RaggedTensor<T, S>::from_value_rowids(const Tensor<T>& values
 template <class T, class S>
 RaggedTensor<T, S> RaggedTensor<T, S>::from_value_rowids(const Tensor<T>& values,
                                                          const Tensor<S>& value_rowids) {
+  const detail::OpScope scope("RaggedTensor::from_value_rowids");
   std::int64_t nrows = 0;
   if (value_rowids.dim() == 1 && value_rowids.numel() > 0) {
-    const auto last = static_cast<std::int64_t>(value_rowids.at({-1}));
+    // nrows comes from the last id, so the ids are checked first: an error must point at an
+    // entry the caller wrote, not at an nrows the caller never passed.
+    const std::vector<S> ids = value_rowids.to_vector();
+    check_value_rowids_order(ids);
+    const auto last = static_cast<std::int64_t>(ids.back());
     // nrows = last + 1 must be an S, as in TensorFlow (where the sum is taken in S).
     if (last == static_cast<std::int64_t>(std::numeric_limits<S>::max())) {
       detail::raise<ValueError>("RaggedTensor::from_value_rowids", "value_rowids[-1] = ", last,
@@ -133,12 +158,14 @@ RaggedTensor<T, S> RaggedTensor<T, S>::from_value_rowids(const Tensor<T>& values
 
 template <class T, class S>
 Tensor<S> RaggedTensor<T, S>::row_lengths() const {
+  const detail::OpScope scope("RaggedTensor::row_lengths");
   const std::int64_t n = nrows();
   return Tensor<S>(row_splits_.slice(0, 1, n + 1) - row_splits_.slice(0, 0, n));
 }
 
 template <class T, class S>
 Tensor<S> RaggedTensor<T, S>::value_rowids() const {
+  const detail::OpScope scope("RaggedTensor::value_rowids");
   const std::int64_t nvalues = values_.size(0);
   if (device().is_cpu()) {
     Tensor<S> ids = Tensor<S>::empty({nvalues});
@@ -161,6 +188,7 @@ Tensor<S> RaggedTensor<T, S>::value_rowids() const {
 
 template <class T, class S>
 Tensor<T> RaggedTensor<T, S>::row(std::int64_t i) const {
+  const detail::OpScope scope("RaggedTensor::row");
   const std::int64_t n = nrows();
   const std::int64_t r = i < 0 ? i + n : i;
   if (r < 0 || r >= n) {
@@ -172,6 +200,7 @@ Tensor<T> RaggedTensor<T, S>::row(std::int64_t i) const {
 
 template <class T, class S>
 std::vector<std::vector<T>> RaggedTensor<T, S>::to_list() const {
+  const detail::OpScope scope("RaggedTensor::to_list");
   if (values_.dim() != 1) {
     detail::raise<ShapeError>("RaggedTensor::to_list", "needs 1-d values, got shape ",
                               values_.shape());
@@ -187,17 +216,20 @@ std::vector<std::vector<T>> RaggedTensor<T, S>::to_list() const {
 
 template <class T, class S>
 RaggedTensor<T, S> RaggedTensor<T, S>::to(Device device) const {
+  const detail::OpScope scope("RaggedTensor::to");
   return RaggedTensor(values_.to(device), row_splits_.to(device));
 }
 
 template <class T, class S>
 Tensor<T> RaggedTensor<T, S>::to_tensor(T pad) const {
+  const detail::OpScope scope("RaggedTensor::to_tensor");
   const std::int64_t n = nrows();
   std::int64_t width = 0;
   if (n > 0) width = static_cast<std::int64_t>(max(row_lengths()));
   Shape shape = values_.shape();
-  std::int64_t inner = 1;
-  for (std::size_t d = 1; d < shape.size(); ++d) inner *= shape[d];
+  // Values of shape (m, 2^40, 2^40, 0) exist: the inner product must not overflow before the 0.
+  const std::int64_t inner =
+      detail::extent_product(shape.data() + 1, static_cast<int>(shape.size()) - 1);
   std::vector<std::int64_t> dims{n, width};
   for (std::size_t d = 1; d < shape.size(); ++d) dims.push_back(shape[d]);
   Tensor<T> dense = Tensor<T>::empty(Shape(dims.begin(), dims.end()), device());

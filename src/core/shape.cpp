@@ -1,6 +1,7 @@
 #include "tessera/core/shape.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <ostream>
 #include <sstream>
 #include <utility>
@@ -20,11 +21,13 @@ std::string Shape::str() const {
 std::ostream& operator<<(std::ostream& os, const Shape& shape) { return os << shape.str(); }
 
 Shape detail::contiguous_strides(const Shape& shape) {
+  // In unsigned arithmetic: a zero-element shape such as (0, 2^40, 2^40) has a product of outer
+  // strides beyond int64, which must not overflow (no element is ever addressed through it).
   std::vector<std::int64_t> strides(shape.size());
-  std::int64_t stride = 1;
+  std::uint64_t stride = 1;
   for (std::size_t d = shape.size(); d-- > 0;) {
-    strides[d] = stride;
-    stride *= std::max<std::int64_t>(shape[d], 1);
+    strides[d] = static_cast<std::int64_t>(stride);
+    stride *= static_cast<std::uint64_t>(std::max<std::int64_t>(shape[d], 1));
   }
   return Shape(std::move(strides));
 }

@@ -48,7 +48,8 @@ std::shared_ptr<void> allocate_host(std::size_t nbytes) {
   if (p == nullptr) p = std::aligned_alloc(kHostAlignment, size);
   if (p == nullptr && cache.release_all() > 0) p = std::aligned_alloc(kHostAlignment, size);
   if (p == nullptr) {
-    detail::raise<Error>("Storage::allocate", "out of host memory allocating ", nbytes, " bytes");
+    detail::raise<Error>(detail::op_or("Storage::allocate"), "out of host memory allocating ",
+                         nbytes, " bytes");
   }
   record_allocation(Device::cpu(), nbytes);
   return std::shared_ptr<void>(p, [nbytes, size](void* q) {
@@ -59,8 +60,9 @@ std::shared_ptr<void> allocate_host(std::size_t nbytes) {
 
 std::shared_ptr<void> allocate_cuda(std::size_t nbytes, int index) {
   if (detail::device_runtime::device_count() <= index) {
-    detail::raise<DeviceError>("Storage::allocate", "cuda:", index, " is not available (",
-                               detail::device_runtime::device_count(), " usable GPUs",
+    detail::raise<DeviceError>(detail::op_or("Storage::allocate"), "cuda:", index,
+                               " is not available (", detail::device_runtime::device_count(),
+                               " usable GPUs",
                                detail::device_runtime::device_count() == 0
                                    ? "; tessera was built without CUDA or no GPU is present"
                                    : "",

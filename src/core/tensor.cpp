@@ -3,6 +3,7 @@
 
 #include "tessera/tensor.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -31,13 +32,20 @@ void check_shape(const char* op, const Shape& shape, std::size_t element_size) {
     detail::raise<ShapeError>(op, "shape ", shape, " has ", shape.size(),
                               " dimensions; tessera supports at most ", kMaxDims);
   }
-  std::int64_t n = 1;
   for (auto d : shape) {
     if (d < 0) detail::raise<ShapeError>(op, "negative dimension in shape ", shape);
-    if (d != 0 && n > std::numeric_limits<std::int64_t>::max() / d) {
-      detail::raise<ValueError>(op, "shape ", shape, " has too many elements");
+  }
+  // A zero extent anywhere makes the shape empty, whatever the order of the others (PyTorch
+  // accepts (2^40, 2^40, 0) as it accepts (0, 2^40, 2^40)).
+  std::int64_t n = 0;
+  if (std::find(shape.begin(), shape.end(), 0) == shape.end()) {
+    n = 1;
+    for (auto d : shape) {
+      if (n > std::numeric_limits<std::int64_t>::max() / d) {
+        detail::raise<ValueError>(op, "shape ", shape, " has too many elements");
+      }
+      n *= d;
     }
-    n *= d;
   }
   if (n > std::numeric_limits<std::int64_t>::max() / static_cast<std::int64_t>(element_size)) {
     detail::raise<ValueError>(op, "shape ", shape, " needs more bytes than fit in int64");
@@ -67,13 +75,14 @@ Tensor<T>::Tensor(Storage storage, Shape shape, Shape strides, std::int64_t offs
 
 template <class T>
 Tensor<T> Tensor<T>::empty(const Shape& shape, Device device) {
-  check_shape("empty", shape, sizeof(T));
+  check_shape(detail::op_or("empty"), shape, sizeof(T));
   auto storage = Storage::allocate(static_cast<std::size_t>(shape.numel()) * sizeof(T), device);
   return Tensor(std::move(storage), shape, detail::contiguous_strides(shape), 0);
 }
 
 template <class T>
 Tensor<T> Tensor<T>::full(const Shape& shape, T value, Device device) {
+  const detail::OpScope scope("full");
   auto out = empty(shape, device);
   detail::evaluate_into(out.view(), shape, device, detail::ScalarNode<T>(value));
   return out;
@@ -81,21 +90,25 @@ Tensor<T> Tensor<T>::full(const Shape& shape, T value, Device device) {
 
 template <class T>
 Tensor<T> Tensor<T>::zeros(const Shape& shape, Device device) {
+  const detail::OpScope scope("zeros");
   return full(shape, T(0), device);
 }
 
 template <class T>
 Tensor<T> Tensor<T>::ones(const Shape& shape, Device device) {
+  const detail::OpScope scope("ones");
   return full(shape, T(1), device);
 }
 
 template <class T>
 Tensor<T> Tensor<T>::scalar(T value, Device device) {
+  const detail::OpScope scope("scalar");
   return full(Shape{}, value, device);
 }
 
 template <class T>
 Tensor<T> Tensor<T>::arange(T start, T stop, T step, Device device) {
+  const detail::OpScope scope("arange");
   std::int64_t n = 0;
   if constexpr (std::is_floating_point_v<T>) {
     if (!std::isfinite(start) || !std::isfinite(stop) || !std::isfinite(step)) {
@@ -146,6 +159,7 @@ Tensor<T> Tensor<T>::arange(T stop, Device device) {
 
 template <class T>
 Tensor<T> Tensor<T>::from_vector(const std::vector<T>& values, const Shape& shape, Device device) {
+  const detail::OpScope scope("from_vector");
   check_shape("from_vector", shape, sizeof(T));
   if (static_cast<std::int64_t>(values.size()) != shape.numel()) {
     detail::raise<ShapeError>("from_vector", "shape ", shape, " needs ", shape.numel(),
@@ -201,6 +215,7 @@ TensorView<T> Tensor<T>::view() const noexcept {
 
 template <class T>
 Tensor<T> Tensor<T>::to(Device device) const {
+  const detail::OpScope scope("to");
   if (device == this->device()) return *this;
   const Tensor source = contiguous();
   auto out = empty(shape_, device);
@@ -220,6 +235,7 @@ Tensor<T> Tensor<T>::to(Device device) const {
 
 template <class T>
 Tensor<T> Tensor<T>::clone() const {
+  const detail::OpScope scope("clone");
   auto out = empty(shape_, device());
   detail::evaluate_into(out.view(), shape_, device(), *this);
   return out;
@@ -227,6 +243,7 @@ Tensor<T> Tensor<T>::clone() const {
 
 template <class T>
 Tensor<T> Tensor<T>::contiguous() const {
+  const detail::OpScope scope("contiguous");
   return is_contiguous() ? *this : clone();
 }
 
@@ -273,6 +290,7 @@ T Tensor<T>::at(std::initializer_list<std::int64_t> index) const {
 template <class T>
 template <class U>
 Tensor<U> Tensor<T>::cast() const {
+  const detail::OpScope scope("cast");
   auto out = Tensor<U>::empty(shape_, device());
   detail::evaluate_into(out.view(), shape_, device(), *this);
   return out;
@@ -280,8 +298,13 @@ Tensor<U> Tensor<T>::cast() const {
 
 template <class T>
 Tensor<T> Tensor<T>::reshape(const Shape& shape) const {
+  const detail::OpScope scope("reshape");
   std::vector<std::int64_t> dims(shape.begin(), shape.end());
+  // The product of the given extents, independent of their order: 0 when any is 0, and
+  // `too_many` (instead of a signed overflow) when it exceeds int64.
   std::int64_t known = 1;
+  bool zero = false;
+  bool too_many = false;
   int inferred = -1;
   for (std::size_t d = 0; d < dims.size(); ++d) {
     if (dims[d] == -1) {
@@ -289,12 +312,17 @@ Tensor<T> Tensor<T>::reshape(const Shape& shape) const {
       inferred = static_cast<int>(d);
     } else if (dims[d] < 0) {
       detail::raise<ShapeError>("reshape", "invalid shape dimension ", dims[d], " in ", shape);
-    } else {
+    } else if (dims[d] == 0) {
+      zero = true;
+    } else if (!too_many && known > std::numeric_limits<std::int64_t>::max() / dims[d]) {
+      too_many = true;
+    } else if (!too_many) {
       known *= dims[d];
     }
   }
+  if (zero) known = 0;
   if (inferred >= 0) {
-    if (known == 0 || numel() % known != 0) {
+    if (known == 0 || too_many || numel() % known != 0) {
       detail::raise<ShapeError>("reshape", "shape ", shape, " is invalid for input of size ",
                                 numel());
     }
@@ -330,8 +358,11 @@ Tensor<T> Tensor<T>::slice(std::int64_t dim, std::int64_t start, std::int64_t st
   shape[d] = length;
   // With two or more elements step < n, so the new stride stays inside the storage; with one
   // or none the stride is never used and stride * step might not fit.
-  strides[d] = length > 1 ? strides_[d] * step : strides_[d];
-  return Tensor(storage_, shape, strides, offset_ + (length > 0 ? start * strides_[d] : 0));
+  // A view of no elements keeps its stride and offset: with another extent 0 the strides may be
+  // far beyond the (empty) storage, and stride * step or start * stride need not fit int64.
+  const bool none = length == 0 || shape.numel() == 0;
+  strides[d] = length > 1 && !none ? strides_[d] * step : strides_[d];
+  return Tensor(storage_, shape, strides, offset_ + (none ? 0 : start * strides_[d]));
 }
 
 template <class T>
@@ -348,8 +379,9 @@ Tensor<T> Tensor<T>::select(std::int64_t dim, std::int64_t index) const {
   std::vector<std::int64_t> strides(strides_.begin(), strides_.end());
   shape.erase(shape.begin() + static_cast<std::ptrdiff_t>(d));
   strides.erase(strides.begin() + static_cast<std::ptrdiff_t>(d));
+  // No element, no address: index * stride of a zero-element tensor need not fit int64.
   return Tensor(storage_, Shape(std::move(shape)), Shape(std::move(strides)),
-                offset_ + index * strides_[d]);
+                offset_ + (numel() == 0 ? 0 : index * strides_[d]));
 }
 
 template <class T>
@@ -405,6 +437,7 @@ void nested_fill(const NestedList<T>& list, std::vector<T>& out) {
 
 template <class T>
 Tensor<T> tensor(std::initializer_list<NestedList<T>> values, Device device) {
+  const detail::OpScope scope("tensor");
   const NestedList<T> root(values);
   std::vector<std::int64_t> dims;
   bool leaf_depth_known = false;

@@ -78,7 +78,7 @@ bool reads_linearly(const Operand<T>& op, const TensorView<U>& out) {
   std::int64_t expected = 1;
   for (int d = out.ndim - 1; d >= 0; --d) {
     if (out.shape[d] != 1 && op.strides[d] != expected) return false;
-    expected *= out.shape[d];
+    expected = wrapping_mul(expected, out.shape[d]);  // past a zero extent: unused
   }
   return true;
 }
@@ -132,7 +132,7 @@ auto run_reduce(const Executor& ex, const Operand<T>& a, const Extents& extents)
     std::int64_t expected = 1;
     for (int d = extents.ndim - 1; d >= 0; --d) {
       if (extents.shape[d] != 1 && op.strides[d] != expected) linear = false;
-      expected *= extents.shape[d];
+      expected = wrapping_mul(expected, extents.shape[d]);  // past a zero extent: unused
     }
   }
   return reduce_kernel<Kind, V>(ex, extents, OperandKernel<T>{op}, linear);

@@ -35,6 +35,7 @@ template <class T, class S>
 RaggedTensor<T, S> range_impl(const RangeArg<T>& starts, const RangeArg<T>& limits,
                               const RangeArg<T>& deltas, Device device) {
   constexpr const char* op = "ragged::range";
+  const tessera::detail::OpScope scope(op);
   const RangeArg<T>* args[] = {&starts, &limits, &deltas};
   const char* names[] = {"starts", "limits", "deltas"};
   std::optional<std::int64_t> nrows;

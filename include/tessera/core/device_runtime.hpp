@@ -10,7 +10,7 @@
 ///   devices whose memory is host memory that host code cannot touch: each allocation is its own
 ///   mapping, readable only while a device algorithm or a runtime copy runs (a stray host read
 ///   is a segmentation fault, not a silent success);
-/// - no device (`src/backend/no_device.cpp`, `TESSERA_CUDA=OFF`): zero devices.
+/// - no device (`src/backend/none/runtime.cpp`, `TESSERA_CUDA=OFF`): zero devices.
 
 #include <cstddef>
 

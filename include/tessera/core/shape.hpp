@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "tessera/core/extent_product.hpp"
+
 namespace tessera {
 
 /// Most dimensions a tensor may have; kernels carry shapes and strides in fixed arrays this long.
@@ -48,11 +50,11 @@ class Shape {
   /// The extents as a vector.
   const std::vector<std::int64_t>& vec() const noexcept { return dims_; }
 
-  /// Product of the extents (1 for a 0-d shape).
+  /// Product of the extents (1 for a 0-d shape; 0 whenever any extent is 0, whatever the
+  /// others). Factories and views reject shapes whose product exceeds int64; for a shape not yet
+  /// checked the product wraps instead of overflowing (no undefined behaviour).
   std::int64_t numel() const noexcept {
-    std::int64_t n = 1;
-    for (auto d : dims_) n *= d;
-    return n;
+    return detail::extent_product(dims_.data(), static_cast<int>(dims_.size()));
   }
   /// "(2, 3)"; "()" for a 0-d shape; "(5,)" for a 1-d one.
   std::string str() const;

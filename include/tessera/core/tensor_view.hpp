@@ -19,17 +19,13 @@ struct TensorView {
   std::int64_t strides[kMaxDims] = {};  ///< element strides of the first ndim dimensions
 
   /// Number of elements (1 for 0-d).
-  TESSERA_HD std::int64_t numel() const {
-    std::int64_t n = 1;
-    for (int d = 0; d < ndim; ++d) n *= shape[d];
-    return n;
-  }
+  TESSERA_HD std::int64_t numel() const { return detail::extent_product(shape, ndim); }
   /// True when element i (row-major) is at data[i].
   TESSERA_HD bool is_contiguous() const {
     std::int64_t expected = 1;
     for (int d = ndim - 1; d >= 0; --d) {
       if (shape[d] != 1 && strides[d] != expected) return false;
-      expected *= shape[d];
+      expected = detail::wrapping_mul(expected, shape[d]);  // past a zero extent: unused
     }
     return true;
   }

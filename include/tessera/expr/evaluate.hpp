@@ -50,6 +50,7 @@ void evaluate_into(const TensorView<T>& out, const Shape& shape, Device device, 
 /// A new tensor holding `e`.
 template <class T, class E>
 Tensor<T> materialize(const E& e) {
+  const OpScope scope("eval");  // errors name the op that evaluates, or eval (docs/reliability.md)
   const Shape shape = expr_shape(e);
   const Device device = device_of(e);
   if constexpr (std::is_same_v<UnitDeviceExecutor, cuda_nodes::NodeExecutor> &&
@@ -69,6 +70,7 @@ Tensor<T> materialize(const E& e) {
 /// reads dst's memory in another order), otherwise rebinds `dst` to a new tensor.
 template <class T, class E>
 void assign_expression(Tensor<T>& dst, const E& e) {
+  const OpScope scope("assign");
   const Shape shape = expr_shape(e);
   const Device device = device_of(e);
   if (shape != dst.shape() || device != dst.device() || dst.storage().data() == nullptr) {

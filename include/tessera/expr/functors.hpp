@@ -13,7 +13,7 @@
 namespace tessera::detail {
 
 enum class UnaryOpId : std::uint8_t { Neg, Abs, Sqrt, Exp, Log, Not };
-enum class BinaryOpId : std::uint8_t { Add, Sub, Mul, Div, Minimum, Maximum, And, Or };
+enum class BinaryOpId : std::uint8_t { Add, Sub, Mul, Div, Minimum, Maximum, And, Or, Xor };
 enum class CompareOpId : std::uint8_t { Lt, Le, Gt, Ge, Eq, Ne };
 
 template <class T>
@@ -189,6 +189,14 @@ struct Or {
     return a || b;
   }
 };
+struct Xor {
+  static constexpr BinaryOpId id = BinaryOpId::Xor;
+  static constexpr const char* name = "logical_xor";
+  template <class T>
+  TESSERA_HD static T apply(T a, T b) {
+    return static_cast<bool>(a) != static_cast<bool>(b);
+  }
+};
 
 /// Defines the comparison functor NAME (`a OP b`, named STR in messages).
 #define TESSERA_COMPARE_OP(NAME, OP, STR)                \
@@ -256,6 +264,8 @@ TESSERA_HD T apply_binary(BinaryOpId id, T a, T b) {
       return ops::And::apply(a, b);
     case BinaryOpId::Or:
       return ops::Or::apply(a, b);
+    case BinaryOpId::Xor:
+      return ops::Xor::apply(a, b);
   }
   return a;
 }

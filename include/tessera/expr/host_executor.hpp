@@ -53,11 +53,7 @@ struct Extents {
     for (int d = 0; d < e.ndim; ++d) e.shape[d] = v.shape[d];
     return e;
   }
-  TESSERA_HD std::int64_t numel() const {
-    std::int64_t n = 1;
-    for (int d = 0; d < ndim; ++d) n *= shape[d];
-    return n;
-  }
+  TESSERA_HD std::int64_t numel() const { return extent_product(shape, ndim); }
   /// Row-major multi-index of linear position i.
   TESSERA_HD void unravel(std::int64_t i, std::int64_t* index) const {
     for (int d = ndim - 1; d >= 0; --d) {

@@ -92,6 +92,8 @@ using common_t = typename common_type_of<A, B>::type;
 // ---- the expression protocol ------------------------------------------------------------
 
 /// Identifies a destination so that operands reading the same memory differently are found.
+/// `data == nullptr` asks whether an operand reads the storage at all (for ops whose output is
+/// not element-for-element with their input: nonzero, searchsorted, scatter).
 struct AliasQuery {
   const void* storage;
   const void* data;
@@ -212,6 +214,14 @@ bool expr_aliases(const WhereNode<V, Cond, A, B>& e, const AliasQuery& q) {
 template <class U, class A>
 bool expr_aliases(const CastNode<U, A>& e, const AliasQuery& q) {
   return expr_aliases(e.a, q);
+}
+
+/// True when any operand of `e` reads memory of `t`'s storage (the out= rule: such an `out`
+/// gets the result through a temporary).
+template <class E, class T>
+bool expr_reads_storage_of(const E& e, const Tensor<T>& t) {
+  return t.storage().data() != nullptr &&
+         expr_aliases(e, AliasQuery{t.storage().data(), nullptr, &t.shape(), &t.strides()});
 }
 
 /// The kernel functor reading the expression at every index of `out`.

@@ -32,7 +32,7 @@ auto make_logical(const L& l, const R& r) {
   using B = node_t<R>;
   static_assert(
       std::is_same_v<typename A::value_type, bool> && std::is_same_v<typename B::value_type, bool>,
-      "tessera: & and | take bool operands (compare first, e.g. (a > 0) & (b < 1))");
+      "tessera: &, | and ^ take bool operands (compare first, e.g. (a > 0) & (b < 1))");
   return BinaryNode<Op, bool, bool, A, B>(as_node(l), as_node(r));
 }
 // sqrt/exp/log compute in float for bool and integer inputs (as PyTorch), in T for floats.
@@ -52,22 +52,34 @@ auto make_unary(const E& e) {
 template <class L, class R>
 requires detail::BinaryOperands<L, R>
 auto operator+(const L& l, const R& r) { return detail::make_arith<detail::ops::Add>(l, r); }
-/// `l - r` elementwise (not for bool).
+/// `l - r` elementwise. Not for two bool operands (PyTorch refuses them too): `a ^ b` is the
+/// logical difference, `!a` the inverted mask.
 template <class L, class R>
 requires detail::BinaryOperands<L, R>
 auto operator-(const L& l, const R& r) {
   static_assert(!std::is_same_v<detail::common_t<detail::node_t<L>, detail::node_t<R>>, bool>,
-                "tessera: subtracting bool tensors is not supported (use ^ or logical ops)");
+                "tessera: subtracting bool tensors is not supported (as in PyTorch); use a ^ b "
+                "for logical xor or !a to invert a mask");
   return detail::make_arith<detail::ops::Sub>(l, r);
 }
 /// `l * r` elementwise.
 template <class L, class R>
 requires detail::BinaryOperands<L, R>
 auto operator*(const L& l, const R& r) { return detail::make_arith<detail::ops::Mul>(l, r); }
-/// `l / r` elementwise.
+/// `l / r` elementwise. Integers truncate (C++); two bool operands divide truly, as PyTorch's
+/// `/` does: the result is float (`true / false` is inf, `false / false` NaN).
 template <class L, class R>
 requires detail::BinaryOperands<L, R>
-auto operator/(const L& l, const R& r) { return detail::make_arith<detail::ops::Div>(l, r); }
+auto operator/(const L& l, const R& r) {
+  using A = detail::node_t<L>;
+  using B = detail::node_t<R>;
+  if constexpr (std::is_same_v<detail::common_t<A, B>, bool>) {
+    return detail::BinaryNode<detail::ops::Div, float, float, A, B>(detail::as_node(l),
+                                                                    detail::as_node(r));
+  } else {
+    return detail::make_arith<detail::ops::Div>(l, r);
+  }
+}
 /// Negation (not for bool: use `!`).
 template <Expression E>
 auto operator-(const E& e) {
@@ -118,6 +130,10 @@ auto operator&(const L& l, const R& r) { return detail::make_logical<detail::ops
 template <class L, class R>
 requires detail::BinaryOperands<L, R>
 auto operator|(const L& l, const R& r) { return detail::make_logical<detail::ops::Or>(l, r); }
+/// Logical exclusive or of bool operands (PyTorch's `^` on bool tensors).
+template <class L, class R>
+requires detail::BinaryOperands<L, R>
+auto operator^(const L& l, const R& r) { return detail::make_logical<detail::ops::Xor>(l, r); }
 /// Logical not of a bool operand.
 template <Expression E>
 auto operator!(const E& e) {

@@ -11,10 +11,13 @@
 namespace tessera {
 namespace detail {
 
+/// Sums wrap (two's complement) on integer overflow, as the elementwise `+` and PyTorch's sum:
+/// a plain `x + y` on int64 would be undefined behaviour. Every reduction path (host blocks,
+/// fused device partials, precompiled device kernels) combines through this one functor.
 struct PlusCombine {
   template <class A>
   TESSERA_HD A operator()(A x, A y) const {
-    return x + y;
+    return wrapping(x, y, [](auto a, auto b) { return a + b; });
   }
 };
 struct MinCombine {
@@ -105,6 +108,7 @@ auto reduce_with(const cuda_nodes::NodeExecutor& executor, const E& e, const Sha
 
 template <ReduceKind Kind, class E>
 auto reduce_expr(const E& e, const char* op) {
+  const OpScope scope(op);
   const Shape shape = expr_shape(e);
   const Device device = device_of(e);
   if constexpr (Kind == ReduceKind::Min || Kind == ReduceKind::Max) {

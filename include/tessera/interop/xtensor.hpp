@@ -39,7 +39,7 @@ bool is_row_major(const S& shape, const St& strides) {
   for (std::size_t d = shape.size(); d-- > 0;) {
     const auto extent = static_cast<std::int64_t>(shape[d]);
     if (extent != 1 && static_cast<std::int64_t>(strides[d]) != expected) return false;
-    expected *= extent;
+    expected = tessera::detail::wrapping_mul(expected, extent);  // past a zero extent: unused
   }
   return true;
 }

@@ -95,9 +95,24 @@ void nonzero_fill(const E& e, const Shape& shape, Device device,
 /// nonzero(e) into `out`, which is resized to (z, ndim) unless it already has that shape.
 template <class E>
 void nonzero_into(const E& e, Tensor<std::int64_t>& out, const char* op) {
+  const OpScope scope(op);
   const Shape shape = expr_shape(e);
   const Device device = device_of(e);
   check_nonzero_out_device(op, out.device(), device);
+  // out= may alias the input (the rule of every out= form, docs/reliability.md): the rows are
+  // written while the input is still being read, so an `out` that shares the input's memory in
+  // any way gets the result through a temporary. `e` may even be `out` itself, which the
+  // resize below would rebind, so the temporary is filled before `out` changes.
+  if (expr_reads_storage_of(e, out)) {
+    Tensor<std::int64_t> result = Tensor<std::int64_t>::empty({0, 0}, device);
+    nonzero_into(e, result, op);
+    if (out.shape() == result.shape()) {
+      assign_expression(out, result);  // through out's strides, as without aliasing
+    } else {
+      out = result;
+    }
+    return;
+  }
   const auto ndim = static_cast<std::int64_t>(shape.size());
   if (device.is_cpu()) {
     // One counting pass serves both the size and the write offsets.
@@ -126,6 +141,7 @@ inline namespace TESSERA_EVAL_NS {
 ///     int64_t n = tessera::count_nonzero(x > 0.5f);
 template <Expression E>
 std::int64_t count_nonzero(const E& e) {
+  const detail::OpScope scope("count_nonzero");
   return detail::nonzero_count(e, detail::expr_shape(e), detail::device_of(e));
 }
 
@@ -150,6 +166,7 @@ Tensor<std::int64_t> argwhere(const E& e) {
 /// input is treated as 1-d of one element (`[0]` or empty).
 template <Expression E>
 std::vector<Tensor<std::int64_t>> nonzero(const E& e, AsTuple) {
+  const detail::OpScope scope("nonzero");
   const auto ndim = static_cast<std::int64_t>(detail::expr_shape(e).size());
   auto rows = nonzero(e);
   std::vector<Tensor<std::int64_t>> columns;
@@ -172,6 +189,7 @@ void nonzero_out(const E& e, Tensor<std::int64_t>& out) {
 /// Never waits for the GPU. size < 0 → ValueError.
 template <Expression E>
 Tensor<std::int64_t> nonzero_static(const E& e, std::int64_t size, std::int64_t fill_value = -1) {
+  const detail::OpScope scope("nonzero_static");
   detail::check_nonzero_static_size(size);
   const Shape shape = detail::expr_shape(e);
   const Device device = detail::device_of(e);

@@ -151,6 +151,7 @@ Tensor<T> scatter_nd_run(const Tensor<T>& tensor, const Tensor<Index>& indices_o
   static_assert(std::is_convertible_v<V, T>,
                 "tensor_scatter_nd_*: the updates' element type must convert to the tensor's");
   const char* op = Op::name;
+  const OpScope scope(op);
   const Shape updates_shape = expr_shape(updates_operand);
   check_scatter_shapes(op, tensor.shape(), indices_operand.shape(), updates_shape);
   const Device device = tensor.device();

@@ -164,6 +164,7 @@ template <class Index, class Seq, class Values>
 void searchsorted_into(const char* op, const char* sequence_name, const Seq& sequence,
                        const Values& values_operand, bool right, const Tensor<std::int64_t>* sorter,
                        Tensor<Index>& out, bool out_given) {
+  const OpScope scope(op);
   static_assert(is_search_index_v<Index>,
                 "searchsorted/bucketize: the result type is int64_t (default) or int32_t");
   const auto values = as_node(values_operand);
@@ -186,15 +187,13 @@ void searchsorted_into(const char* op, const char* sequence_name, const Seq& seq
   if (sorter != nullptr) check_search_sorter(op, *sorter, sequence_shape, device);
   if constexpr (std::is_same_v<Index, std::int32_t>) check_search_int32(op, sequence_shape);
 
-  // Write straight into `out` unless it must be resized or shares memory with an input.
+  // Write straight into `out` unless it must be resized or shares memory with an input in any
+  // way (the out= rule, docs/reliability.md): even a value read element for element may be read
+  // again after its slot is written (the merge path reads values ahead).
   bool in_place = out_given && out.shape() == values_shape && out.storage().data() != nullptr;
   if (in_place) {
-    const AliasQuery query{out.storage().data(), out.data(), &out.shape(), &out.strides()};
-    in_place = !expr_aliases(values, query) && !expr_aliases(sequence, query) &&
+    in_place = !expr_reads_storage_of(values, out) && !expr_reads_storage_of(sequence, out) &&
                !(sorter != nullptr && sorter->storage().data() == out.storage().data());
-    if constexpr (std::is_same_v<Seq, Tensor<S>>) {
-      in_place = in_place && sequence.storage().data() != out.storage().data();
-    }
   }
   Tensor<Index> result = in_place ? out : Tensor<Index>::empty(values_shape, device);
 

@@ -43,9 +43,12 @@ class EmulatedMemory {
     if (nbytes > SIZE_MAX - page) fail(nbytes, device, "size overflows");
     const std::size_t mapped = (nbytes + page - 1) / page * page;
     std::lock_guard lock(mutex_);
-    void* p = mmap(nullptr, mapped, open_ > 0 ? PROT_READ | PROT_WRITE : PROT_NONE,
-                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    // Mapped writable first: Linux charges (and refuses, as cudaMalloc would) only writable
+    // private memory. A PROT_NONE mapping of 16 TiB succeeded, the window's mprotect then failed
+    // silently, and the first write faulted (issue 19's op-name walk found it).
+    void* p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) fail(nbytes, device, std::strerror(errno));
+    if (open_ == 0) mprotect(p, mapped, PROT_NONE);
     live_.emplace(p, Allocation{mapped, device});
     return p;
   }
