@@ -275,7 +275,11 @@ def main():
              f"{context.get('mhz_per_cpu', '?')} MHz (the Google Benchmark library itself is "
              f"Debian's `{context.get('library_build_type', '?')}` build; it only keeps time)",
              ""]
-    torch_version = context.get("libtorch_version")
+    # Only binaries with a libtorch peer name its version; any of them will do.
+    torch_version = None
+    for _, _, _, run_path in runs:
+        with open(run_path, encoding="utf-8") as f:
+            torch_version = torch_version or json.load(f).get("context", {}).get("libtorch_version")
     notes = {k: (v.replace("libtorch", f"libtorch {torch_version}", 1) if torch_version and
                  k in ("torch", "libtorch") else v) for k, v in PEER_NOTES.items()}
     head += ["Peers: " + "; ".join(f"`{k}` = {v}" for k, v in notes.items()) + ".", ""]
