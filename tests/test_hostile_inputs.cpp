@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "support/errors.hpp"
 #include "support/typed.hpp"
 #include "tessera/tessera.hpp"
 
@@ -20,21 +21,6 @@ namespace ts = tessera;
 using ts::Tensor;
 
 constexpr std::int64_t kBig = std::int64_t{1} << 40;
-
-/// Runs f, which must throw E, and returns its message ("" and a failure otherwise).
-template <class E, class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "wrong exception type: " << e.what();
-    return {};
-  }
-  ADD_FAILURE() << "no exception";
-  return {};
-}
 
 // ---- zero-element shapes ------------------------------------------------------------------
 
@@ -107,17 +93,17 @@ TEST_P(ZeroElementShapes, OpsOnThemMultiplyNoExtentsPastInt64) {
 TEST_P(ZeroElementShapes, NonEmptyShapesBeyondInt64AreStillValueErrorsInEveryOrder) {
   for (const ts::Shape& shape : {ts::Shape{kBig, kBig, 1}, ts::Shape{1, kBig, kBig}}) {
     SCOPED_TRACE(shape.str());
-    EXPECT_NE(message_of<ts::ValueError>([&] {
+    EXPECT_NE(tessera_test::expect_throw<ts::ValueError>([&] {
                 (void)Tensor<float>::empty(shape, device());
               }).find("too many elements"),
               std::string::npos);
   }
   const auto one = Tensor<float>::zeros({1}, device());
-  EXPECT_NE(message_of<ts::ValueError>([&] {
+  EXPECT_NE(tessera_test::expect_throw<ts::ValueError>([&] {
               (void)one.reshape({kBig, kBig, 1});
             }).find("reshape"),
             std::string::npos);
-  EXPECT_NE(message_of<ts::ShapeError>([&] {
+  EXPECT_NE(tessera_test::expect_throw<ts::ShapeError>([&] {
               (void)one.reshape({kBig, kBig, -1});
             }).find("reshape"),
             std::string::npos);
@@ -137,7 +123,7 @@ TESSERA_INSTANTIATE_ON_EACH_DEVICE(FromValueRowids);
 TEST_P(FromValueRowids, NegativeIdWithInferredNrowsNamesTheEntry) {
   const auto values = ts::tensor<float>({1, 2}, device());
   const auto ids = ts::tensor<std::int64_t>({0, -5}, device());
-  const std::string what = message_of<ts::ValueError>(
+  const std::string what = tessera_test::expect_throw<ts::ValueError>(
       [&] { (void)ts::RaggedTensor<float>::from_value_rowids(values, ids); });
   EXPECT_NE(what.find("RaggedTensor::from_value_rowids"), std::string::npos) << what;
   EXPECT_NE(what.find("value_rowids[1] = -5"), std::string::npos) << what;
@@ -151,7 +137,7 @@ TEST_P(FromValueRowids, UnsortedIdsAreReportedAsNotNonDecreasing) {
   const auto ids = ts::tensor<std::int64_t>({1, 0}, device());
   for (const std::int64_t nrows : {-2, 1, 2}) {  // -2: inferred
     SCOPED_TRACE(nrows);
-    const std::string what = message_of<ts::ValueError>([&] {
+    const std::string what = tessera_test::expect_throw<ts::ValueError>([&] {
       if (nrows < 0) {
         (void)ts::RaggedTensor<float>::from_value_rowids(values, ids);
       } else {
@@ -166,11 +152,11 @@ TEST_P(FromValueRowids, UnsortedIdsAreReportedAsNotNonDecreasing) {
 TEST_P(FromValueRowids, MessagesAboutAGivenNrowsQuoteIt) {
   const auto values = ts::tensor<float>({1, 2}, device());
   const auto ids = ts::tensor<std::int32_t>({0, 3}, device());
-  const std::string beyond = message_of<ts::ValueError>(
+  const std::string beyond = tessera_test::expect_throw<ts::ValueError>(
       [&] { (void)ts::RaggedTensor<float, std::int32_t>::from_value_rowids(values, ids, 2); });
   EXPECT_NE(beyond.find("value_rowids[1] = 3 is not in [0, nrows = 2)"), std::string::npos)
       << beyond;
-  const std::string negative = message_of<ts::ValueError>(
+  const std::string negative = tessera_test::expect_throw<ts::ValueError>(
       [&] { (void)ts::RaggedTensor<float, std::int32_t>::from_value_rowids(values, ids, -1); });
   EXPECT_NE(negative.find("nrows must be >= 0, got -1"), std::string::npos) << negative;
   // Valid ids still build the partition (TensorFlow: [[1], [], [], [2]]).
