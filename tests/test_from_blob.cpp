@@ -138,6 +138,18 @@ TEST(FromBlob, EmptyAndZeroDimensionalShapes) {
   EXPECT_EQ(scalar.span().size(), 1u);
 }
 
+// Issue 19's class: a zero extent makes the shape empty wherever it stands, so huge extents
+// before it are accepted as they are after it (from_blob once checked the running product
+// left to right, as empty did).
+TEST(FromBlob, ZeroElementShapesAcceptedWhateverTheOrderOfTheirExtents) {
+  constexpr std::int64_t kBig = std::int64_t{1} << 40;
+  for (const ts::Shape& shape : {ts::Shape{0, kBig, kBig}, ts::Shape{kBig, kBig, 0}}) {
+    const auto t = ts::Tensor<float>::from_blob(nullptr, shape, ts::Device::cpu());
+    EXPECT_EQ(t.numel(), 0) << shape;
+    EXPECT_EQ(t.shape(), shape);
+  }
+}
+
 TEST(FromBlob, InvalidRequestsRaiseAndLeaveOwnershipWithTheCaller) {
   std::vector<float> buffer(8);
   int deletions = 0;

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <ostream>
 #include <sstream>
 #include <utility>
 #include <vector>
+
+#include "tessera/core/error.hpp"
 
 namespace tessera {
 
@@ -30,6 +33,31 @@ Shape detail::contiguous_strides(const Shape& shape) {
     stride *= static_cast<std::uint64_t>(std::max<std::int64_t>(shape[d], 1));
   }
   return Shape(std::move(strides));
+}
+
+void detail::check_shape(const char* op, const Shape& shape, std::size_t element_size) {
+  if (shape.size() > static_cast<std::size_t>(kMaxDims)) {
+    detail::raise<ShapeError>(op, "shape ", shape, " has ", shape.size(),
+                              " dimensions; tessera supports at most ", kMaxDims);
+  }
+  for (auto d : shape) {
+    if (d < 0) detail::raise<ShapeError>(op, "negative dimension in shape ", shape);
+  }
+  // A zero extent anywhere makes the shape empty, whatever the order of the others (PyTorch
+  // accepts (2^40, 2^40, 0) as it accepts (0, 2^40, 2^40)).
+  std::int64_t n = 0;
+  if (std::find(shape.begin(), shape.end(), 0) == shape.end()) {
+    n = 1;
+    for (auto d : shape) {
+      if (n > std::numeric_limits<std::int64_t>::max() / d) {
+        detail::raise<ValueError>(op, "shape ", shape, " has too many elements");
+      }
+      n *= d;
+    }
+  }
+  if (n > std::numeric_limits<std::int64_t>::max() / static_cast<std::int64_t>(element_size)) {
+    detail::raise<ValueError>(op, "shape ", shape, " needs more bytes than fit in int64");
+  }
 }
 
 }  // namespace tessera

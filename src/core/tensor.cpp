@@ -27,31 +27,6 @@ std::int64_t wrap_dim(const char* op, std::int64_t d, std::int64_t ndim) {
   return d < 0 ? d + std::max<std::int64_t>(ndim, 1) : d;
 }
 
-void check_shape(const char* op, const Shape& shape, std::size_t element_size) {
-  if (shape.size() > static_cast<std::size_t>(kMaxDims)) {
-    detail::raise<ShapeError>(op, "shape ", shape, " has ", shape.size(),
-                              " dimensions; tessera supports at most ", kMaxDims);
-  }
-  for (auto d : shape) {
-    if (d < 0) detail::raise<ShapeError>(op, "negative dimension in shape ", shape);
-  }
-  // A zero extent anywhere makes the shape empty, whatever the order of the others (PyTorch
-  // accepts (2^40, 2^40, 0) as it accepts (0, 2^40, 2^40)).
-  std::int64_t n = 0;
-  if (std::find(shape.begin(), shape.end(), 0) == shape.end()) {
-    n = 1;
-    for (auto d : shape) {
-      if (n > std::numeric_limits<std::int64_t>::max() / d) {
-        detail::raise<ValueError>(op, "shape ", shape, " has too many elements");
-      }
-      n *= d;
-    }
-  }
-  if (n > std::numeric_limits<std::int64_t>::max() / static_cast<std::int64_t>(element_size)) {
-    detail::raise<ValueError>(op, "shape ", shape, " needs more bytes than fit in int64");
-  }
-}
-
 /// Reads one element that lives at `ptr` on `device`.
 template <class T>
 T read_element(const T* ptr, Device device) {
@@ -75,7 +50,7 @@ Tensor<T>::Tensor(Storage storage, Shape shape, Shape strides, std::int64_t offs
 
 template <class T>
 Tensor<T> Tensor<T>::empty(const Shape& shape, Device device) {
-  check_shape(detail::op_or("empty"), shape, sizeof(T));
+  detail::check_shape(detail::op_or("empty"), shape, sizeof(T));
   auto storage = Storage::allocate(static_cast<std::size_t>(shape.numel()) * sizeof(T), device);
   return Tensor(std::move(storage), shape, detail::contiguous_strides(shape), 0);
 }
@@ -160,7 +135,7 @@ Tensor<T> Tensor<T>::arange(T stop, Device device) {
 template <class T>
 Tensor<T> Tensor<T>::from_vector(const std::vector<T>& values, const Shape& shape, Device device) {
   const detail::OpScope scope("from_vector");
-  check_shape("from_vector", shape, sizeof(T));
+  detail::check_shape("from_vector", shape, sizeof(T));
   if (static_cast<std::int64_t>(values.size()) != shape.numel()) {
     detail::raise<ShapeError>("from_vector", "shape ", shape, " needs ", shape.numel(),
                               " values, got ", values.size());
@@ -329,7 +304,7 @@ Tensor<T> Tensor<T>::reshape(const Shape& shape) const {
     dims[static_cast<std::size_t>(inferred)] = numel() / known;
   }
   Shape target(std::move(dims));
-  check_shape("reshape", target, sizeof(T));
+  detail::check_shape("reshape", target, sizeof(T));
   if (target.numel() != numel()) {
     detail::raise<ShapeError>("reshape", "shape ", shape, " is invalid for input of size ",
                               numel());

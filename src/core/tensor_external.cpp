@@ -20,23 +20,12 @@ namespace {
 /// depend on order), so anything else is refused rather than half-supported.
 std::int64_t checked_extent(const Shape& shape, const Shape& strides, std::size_t element_size) {
   constexpr const char* op = "from_blob";
-  if (shape.size() > static_cast<std::size_t>(kMaxDims)) {
-    detail::raise<ShapeError>(op, "shape ", shape, " has ", shape.size(),
-                              " dimensions; tessera supports at most ", kMaxDims);
-  }
+  detail::check_shape(op, shape, element_size);
   if (strides.size() != shape.size()) {
     detail::raise<ShapeError>(op, "strides ", strides, " has ", strides.size(),
                               " entries but shape ", shape, " has ", shape.size());
   }
-  std::int64_t numel = 1;
-  for (auto d : shape) {
-    if (d < 0) detail::raise<ShapeError>(op, "negative dimension in shape ", shape);
-    if (d != 0 && numel > std::numeric_limits<std::int64_t>::max() / d) {
-      detail::raise<ValueError>(op, "shape ", shape, " has too many elements");
-    }
-    numel *= d;
-  }
-  if (numel == 0) return 0;
+  if (shape.numel() == 0) return 0;
   // Dimensions that are stepped over, by increasing stride: each must start past the end of
   // the ones inside it, which proves that no two indices share an element.
   std::vector<std::size_t> order;

@@ -72,6 +72,10 @@ std::ostream& operator<<(std::ostream& os, const Shape& shape);
 namespace detail {
 /// Row-major strides of `shape`, as Tensor::empty lays it out (an extent of 0 counts as 1).
 Shape contiguous_strides(const Shape& shape);
+/// The checks every new tensor's shape passes, each error naming `op`: at most kMaxDims
+/// dimensions and none negative (ShapeError), and elements and bytes (`element_size` each)
+/// that fit int64 (ValueError), a zero extent anywhere making the shape empty.
+void check_shape(const char* op, const Shape& shape, std::size_t element_size);
 }  // namespace detail
 
 }  // namespace tessera
