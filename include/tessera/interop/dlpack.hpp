@@ -92,22 +92,6 @@ class Release {
   std::atomic<bool> done_{false};
 };
 
-/// f(), with "op: " put before the message of a tessera error it raises (same type), so that
-/// from_blob's checks read as from_dlpack's.
-template <class F>
-auto prefixed(const char* op, F&& f) {
-  const auto again = [op]<class E>(const E& e) { return E(std::string(op) + ": " + e.what()); };
-  try {
-    return f();
-  } catch (const ShapeError& e) {
-    throw again(e);
-  } catch (const ValueError& e) {
-    throw again(e);
-  } catch (const DeviceError& e) {
-    throw again(e);
-  }
-}
-
 }  // namespace detail::dlpack
 
 template <class T>
@@ -145,6 +129,8 @@ DLManagedTensor* Tensor<T>::to_dlpack() const {
 template <class T>
 Tensor<T> from_dlpack(DLManagedTensor* m) {
   constexpr const char* op = "from_dlpack";
+  // from_blob's checks then read as from_dlpack's ("from_dlpack: from_blob: ...").
+  const detail::OpScope scope(op);
   if (m == nullptr) detail::raise<ValueError>(op, "the DLManagedTensor pointer is null");
   auto release = std::make_shared<detail::dlpack::Release>(m);
   try {
@@ -170,13 +156,10 @@ Tensor<T> from_dlpack(DLManagedTensor* m) {
     const Shape shape(dl.shape, dl.shape + dl.ndim);
     T* first = reinterpret_cast<T*>(static_cast<char*>(dl.data) + dl.byte_offset);
     auto deleter = [release](T*) { (*release)(); };
-    Tensor<T> t = detail::dlpack::prefixed(op, [&] {
-      if (dl.strides == nullptr) {  // DLPack: compact row-major
-        return Tensor<T>::from_blob(first, shape, device, deleter);
-      }
-      return Tensor<T>::from_blob(first, shape, Shape(dl.strides, dl.strides + dl.ndim), device,
-                                  deleter);
-    });
+    Tensor<T> t = dl.strides == nullptr  // DLPack: compact row-major
+                      ? Tensor<T>::from_blob(first, shape, device, deleter)
+                      : Tensor<T>::from_blob(first, shape, Shape(dl.strides, dl.strides + dl.ndim),
+                                             device, deleter);
     if constexpr (std::is_same_v<T, bool>) {
       // Reading a byte other than 0 or 1 as a C++ bool is undefined: look at the bytes as uint8
       // first (on the tensor's device; a CUDA device is waited for once).

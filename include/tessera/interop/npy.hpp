@@ -36,6 +36,7 @@ template <class T>
 Tensor<T> load_npy(const std::string& path, Device device = Device::cpu()) {
   static_assert(is_dtype_v<T>, "tessera::load_npy<T>: T must be one of tessera's eight dtypes");
   constexpr const char* op = "load_npy";
+  const detail::OpScope scope(op);  // errors of the conversion and the transfer name load_npy
   std::ifstream stream(path, std::ios::binary);
   if (!stream) {
     detail::raise<ValueError>(op, "cannot open path '", path, "': ", std::strerror(errno));
@@ -120,6 +121,7 @@ Tensor<T> load_npy(const std::string& path, const Shape& shape, Device device = 
 template <class T>
 void save_npy(const std::string& path, const Tensor<T>& t) {
   constexpr const char* op = "save_npy";
+  const detail::OpScope scope(op);
   // The in-memory form of xt::dump_npy, so that a failed write (a full disk) is reported; the
   // file form does not check the stream after writing.
   const std::string bytes = xt::dump_npy(to_xtensor(t));
