@@ -86,16 +86,13 @@ void check_value_rowids_order(const std::vector<S>& ids) {
 }
 }  // namespace
 
+namespace {
+/// The row splits of `values` partitioned by `ids` (value_rowids on the host) into `nrows`
+/// rows, on the values' device; with `validate`, the ids are checked first.
 template <class T, class S>
-RaggedTensor<T, S> RaggedTensor<T, S>::from_value_rowids(const Tensor<T>& values,
-                                                         const Tensor<S>& value_rowids,
-                                                         std::int64_t nrows, bool validate) {
+Tensor<S> splits_of_value_rowids(const Tensor<T>& values, const std::vector<S>& ids,
+                                 std::int64_t nrows, bool validate) {
   constexpr const char* op = "RaggedTensor::from_value_rowids";
-  const detail::OpScope scope(op);
-  detail::check_ragged_values(op, values.shape());
-  detail::check_ragged_vector(op, "value_rowids", value_rowids.shape(), value_rowids.device(),
-                              values.device());
-  const std::vector<S> ids = value_rowids.to_vector();
   const auto n = static_cast<std::int64_t>(ids.size());
   if (n != values.size(0)) {
     detail::raise<ValueError>(op, "value_rowids has ", n, " entries but there are ", values.size(0),
@@ -131,29 +128,49 @@ RaggedTensor<T, S> RaggedTensor<T, S>::from_value_rowids(const Tensor<T>& values
     while (k < n && ids[k] < i) ++k;
     out[i] = static_cast<S>(k);
   }
-  return RaggedTensor(values, values.device().is_cpu() ? splits : splits.to(values.device()));
+  return values.device().is_cpu() ? splits : splits.to(values.device());
+}
+}  // namespace
+
+template <class T, class S>
+RaggedTensor<T, S> RaggedTensor<T, S>::from_value_rowids(const Tensor<T>& values,
+                                                         const Tensor<S>& value_rowids,
+                                                         std::int64_t nrows, bool validate) {
+  constexpr const char* op = "RaggedTensor::from_value_rowids";
+  const detail::OpScope scope(op);
+  detail::check_ragged_values(op, values.shape());
+  detail::check_ragged_vector(op, "value_rowids", value_rowids.shape(), value_rowids.device(),
+                              values.device());
+  return RaggedTensor(values,
+                      splits_of_value_rowids(values, value_rowids.to_vector(), nrows, validate));
 }
 
 template <class T, class S>
 RaggedTensor<T, S> RaggedTensor<T, S>::from_value_rowids(const Tensor<T>& values,
                                                          const Tensor<S>& value_rowids) {
-  const detail::OpScope scope("RaggedTensor::from_value_rowids");
+  constexpr const char* op = "RaggedTensor::from_value_rowids";
+  const detail::OpScope scope(op);
+  std::vector<S> ids;  // one copy to the host serves nrows, the checks and the splits
   std::int64_t nrows = 0;
   if (value_rowids.dim() == 1 && value_rowids.numel() > 0) {
     // nrows comes from the last id, so the ids are checked first: an error must point at an
     // entry the caller wrote, not at an nrows the caller never passed.
-    const std::vector<S> ids = value_rowids.to_vector();
+    ids = value_rowids.to_vector();
     check_value_rowids_order(ids);
     const auto last = static_cast<std::int64_t>(ids.back());
     // nrows = last + 1 must be an S, as in TensorFlow (where the sum is taken in S).
     if (last == static_cast<std::int64_t>(std::numeric_limits<S>::max())) {
-      detail::raise<ValueError>("RaggedTensor::from_value_rowids", "value_rowids[-1] = ", last,
+      detail::raise<ValueError>(op, "value_rowids[-1] = ", last,
                                 " leaves no room for nrows = value_rowids[-1] + 1 in ",
                                 dtype_name(dtype_v<S>));
     }
     nrows = last + 1;
   }
-  return from_value_rowids(values, value_rowids, nrows);
+  detail::check_ragged_values(op, values.shape());
+  detail::check_ragged_vector(op, "value_rowids", value_rowids.shape(), value_rowids.device(),
+                              values.device());
+  // Non-negative and non-decreasing (checked above) with nrows = last + 1: every id is a row.
+  return RaggedTensor(values, splits_of_value_rowids(values, ids, nrows, /*validate=*/false));
 }
 
 template <class T, class S>
