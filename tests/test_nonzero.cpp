@@ -199,6 +199,40 @@ TEST_P(NonzeroDevices, LargeInputsCrossEveryBlockAndChunkPath) {
   }
 }
 
+// Outputs past 32 MiB, which the host writes with non-temporal stores where dense: ranks 1-3,
+// full and nearly full chunks, an output written through column-major strides and one at an
+// offset of 8 bytes (not 16-byte aligned), and nonzero_static cutting a dense block.
+TEST_P(NonzeroDevices, OutputsBeyondTheCachesMatchTheReference) {
+  std::mt19937_64 rng(99);
+  const std::vector<ts::Shape> shapes = {{4500000}, {2100, 1100}, {3, 700, 1000}};
+  for (const auto& shape : shapes) {
+    for (const double density : {0.97, 1.0}) {
+      std::bernoulli_distribution pick(density);
+      std::vector<std::uint8_t> flags(static_cast<std::size_t>(shape.numel()));
+      for (auto& f : flags) f = pick(rng) ? 1 : 0;
+      const auto expected = reference_nonzero(std::vector<bool>(flags.begin(), flags.end()), shape);
+      const auto rows = static_cast<std::int64_t>(expected.size() / shape.size());
+      const auto ndim = static_cast<std::int64_t>(shape.size());
+      ASSERT_GE(rows * ndim * 8, std::int64_t{32} << 20);
+      SCOPED_TRACE(shape.str() + " density " + std::to_string(density));
+      const auto x = Tensor<std::uint8_t>::from_vector(flags, shape, GetParam());
+      EXPECT_EQ(x.nonzero().to_vector(), expected);
+      auto column_major = Tensor<std::int64_t>::full({ndim, rows}, -1, GetParam()).transpose(0, 1);
+      x.nonzero_out(column_major);
+      EXPECT_EQ(column_major.to_vector(), expected);
+      // Rows of 16 bytes starting 8 bytes into the storage.
+      auto shifted = Tensor<std::int64_t>::full({rows * ndim + 1}, -1, GetParam())
+                         .slice(0, 1, rows * ndim + 1)
+                         .reshape({rows, ndim});
+      x.nonzero_out(shifted);
+      EXPECT_EQ(shifted.to_vector(), expected);
+      const std::int64_t cut = rows - rows / 50 + 5;  // still past 32 MiB
+      const auto fixed = x.nonzero_static(cut, -3).to_vector();
+      EXPECT_TRUE(std::equal(fixed.begin(), fixed.end(), expected.begin()));
+    }
+  }
+}
+
 TEST_P(NonzeroDevices, OutOnAnotherDeviceIsDeviceErrorAndUntouched) {
   if (!ts::cuda_available()) GTEST_SKIP() << "needs a GPU to put out on another device";
   const auto x = ts::tensor<int32_t>({0, 1, 2}, GetParam());

@@ -1,4 +1,4 @@
-// The host scatter's parallel schedules (ranges per thread, head/tail, buckets) against the
+// The host scatter's parallel schedules (ranges per thread; head and filers for elements) against the
 // sequential loop, bit for bit: float sums in index order whatever the thread count, duplicates
 // across every schedule's seams, bad rows late in a schedule, strided updates (the reference
 // loop is tests/support/scatter_reference.hpp).
@@ -99,10 +99,10 @@ void with_host_threads(std::initializer_list<int> counts, Body body) {
 #endif
 }
 
-// The element schedules for many rows (head/tail with two host threads, buckets with more):
-// partial buckets, rows that are no multiple of anything, duplicates on both sides of every
-// bucket edge and of the middle of the output, and bad rows late in the tail keep the
-// sequential loop's bits and the untouched-on-error rule.
+// The element schedule for many rows, at 1 to 4 host threads (as many output parts): rows that
+// are no multiple of anything, duplicates on both sides of power-of-two edges and of the
+// middle of the output (the edge of two parts), and bad rows late in the filers' blocks keep
+// the sequential loop's bits and the untouched-on-error rule.
 TYPED_TEST(ScatterFloat, ManyElementRowsKeepIndexOrder) {
   using T = typename TypeParam::value_type;
   const auto device = this->device();
@@ -122,13 +122,14 @@ TYPED_TEST(ScatterFloat, ManyElementRowsKeepIndexOrder) {
   std::vector<T> updates(static_cast<std::size_t>(rows));
   for (auto& v : values) v = static_cast<T>(normal(rng));
   for (auto& v : updates) v = static_cast<T>(normal(rng));
-  idx[5] = n / 2 - 1;  // the two halves of the head/tail schedule
+  idx[5] = n / 2 - 1;  // the two parts of two threads
+  idx[7] = n / 3;      // and the edges of three
   idx[6] = n / 2;
   const ts::Shape shape{n};
   const auto t = Tensor<T>::from_vector(values, shape, device);
   const auto indices = Tensor<std::int64_t>::from_vector(idx, {rows, 1}, device);
   const auto u = Tensor<T>::from_vector(updates, {rows}, device);
-  with_host_threads({2, 4}, [&] {
+  with_host_threads({1, 2, 3, 4}, [&] {
     const ts::ScatterOptions options{.deterministic = true};
     for (Op op : {Op::Sub, Op::Update}) {
       const auto expected = reference_scatter(op, values, shape, idx, 1, updates);
@@ -178,7 +179,7 @@ TYPED_TEST(ScatterFloat, ManyElementRowsKeepIndexOrder) {
   });
 }
 
-// The element schedules (head/tail with 2 host threads, buckets with 3) on a 78 MB output with
+// The element schedule (at 2, 3 and 5 host threads: as many output parts) on a 78 MB output with
 // 1M rows, half of them into its last few elements, with strided updates (read through the
 // updates' extents, not linearly) and wrapping uint8 sums: the sequential loop's result, and
 // nothing written when a bad row is late in the last rows.
@@ -205,7 +206,7 @@ TEST(ScatterHost, ElementSchedulesOnLargeOutputsWithStridedUpdates) {
   ASSERT_FALSE(u.is_contiguous());
   const auto indices = Tensor<std::int64_t>::from_vector(idx, {rows, 1});
   const auto expected = reference_scatter(Op::Add, values, shape, idx, 1, updates);
-  with_host_threads({2, 3}, [&] {
+  with_host_threads({2, 3, 5}, [&] {
     auto t = Tensor<std::uint8_t>::from_vector(values, shape);
     EXPECT_TRUE(same_bits(t.tensor_scatter_nd_add(indices, u).to_vector(), expected));
     t.scatter_nd_add_(indices, u);
@@ -218,7 +219,7 @@ TEST(ScatterHost, ElementSchedulesOnLargeOutputsWithStridedUpdates) {
   });
 }
 
-// A float tensor of n normal values and n rows of normal updates (host), for the head/tail
+// A float tensor of n normal values and n rows of normal updates (host), for the element-schedule
 // tests: the values, the updates and both as tensors.
 struct NormalFloatInputs {
   std::vector<float> values;
@@ -239,12 +240,13 @@ NormalFloatInputs normal_float_inputs(std::mt19937_64& rng, std::int64_t n, std:
   return in;
 }
 
-// Two host threads scatter many element rows in rounds, claiming blocks of rows from both ends
-// of each round, so which thread meets a bad row depends on timing. Whatever the timing, the
+// Host threads scatter many element rows in rounds, the head claiming blocks of rows from the
+// front of each round and the filers from the back, so which thread meets a bad row depends on
+// timing. Whatever the timing, the
 // error names the lowest bad row (bad rows at the front, the middle and the back of a round;
-// several in the back, which the tail thread walks last block first), nothing is written in
+// several in the back, which the filers walk last block first), nothing is written in
 // place, and with Ignore every other row still lands in index order.
-TEST(ScatterHost, HeadTailNamesTheLowestBadRowWhereverTheThreadsMeet) {
+TEST(ScatterHost, ElementScheduleNamesTheLowestBadRowWhereverTheThreadsMeet) {
   std::mt19937_64 rng(5);
   const std::int64_t n = (std::int64_t{1} << 17) + 3;
   const std::int64_t round = std::int64_t{1} << 19;
@@ -260,7 +262,7 @@ TEST(ScatterHost, HeadTailNamesTheLowestBadRowWhereverTheThreadsMeet) {
       {2 * round - 20000, 2 * round - 9000, 2 * round - 3},        // back only, three blocks
       {rows - 7, rows - 2},                                        // the partial last round
   };
-  with_host_threads({2}, [&] {
+  with_host_threads({2, 3, 4}, [&] {
     for (const auto& bad : cases) {
       auto bad_idx = idx;
       for (std::size_t b = 0; b < bad.size(); ++b) {
@@ -293,16 +295,16 @@ TEST(ScatterHost, HeadTailNamesTheLowestBadRowWhereverTheThreadsMeet) {
   });
 }
 
-// Every row of the two-thread element schedule in one output half: one list takes every filed
-// row of a round (up to the whole round, when the tail thread claims it all) and the other none;
-// the sums keep index order.
-TEST(ScatterHost, HeadTailWithEveryRowInOneHalf) {
+// Every row of the element schedule in the first or the last output part: one list of each
+// block takes every filed row (up to the whole round, when the filers claim it all) and the
+// others none; the sums keep index order.
+TEST(ScatterHost, ElementScheduleWithEveryRowInOnePart) {
   std::mt19937_64 rng(8);
   const std::int64_t n = std::int64_t{1} << 16;
   const std::int64_t rows = (std::int64_t{1} << 19) + 4097;  // a full round and a partial one
   const auto in = normal_float_inputs(rng, n, rows);
   const ts::Shape shape{n};
-  with_host_threads({2}, [&] {
+  with_host_threads({2, 3, 4}, [&] {
     for (const bool upper : {false, true}) {
       std::vector<std::int64_t> idx(static_cast<std::size_t>(rows));
       for (auto& i : idx) {

@@ -2,17 +2,13 @@
 /// @file scatter_host.hpp
 /// The host tensor_scatter_nd_* kernel: deterministic and parallel without sorting or atomic
 /// updates. Each output element sees its updates in index order — TensorFlow's sequential CPU
-/// loop, bit for bit — and no two threads ever touch the same element. Three schedules:
+/// loop, bit for bit — and no two threads ever touch the same element. Two schedules, each the
+/// same for any number of threads:
+/// - many element updates: a head thread applies rows directly while the others file rows by
+///   output part, then each thread applies one part's rows (scatter_host_elements);
 /// - slices (and small inputs): the output is split into one contiguous range per thread; every
 ///   thread walks all index rows in order and applies only what lands in its range (reading an
-///   index row is cheap next to applying a slice);
-/// - many element updates: a stable counting sort into buckets of the output that fit in L2.
-///   Each thread counts, then files, the (offset, value) pairs of its share of the rows; each
-///   bucket then applies its pairs thread share by thread share, i.e. in index order. Every row
-///   is read once, and the scattered read-modify-writes stay in cache (more than two threads);
-/// - many element updates with two threads, in rounds: one thread applies a round's first rows
-///   directly while the other files the rest by output half; then each thread applies one
-///   half's filed rows (scatter_host_head_tail).
+///   index row is cheap next to applying a slice).
 
 #include <algorithm>
 #include <array>
@@ -33,25 +29,20 @@ namespace tessera::detail {
 inline constexpr std::int64_t kScatterCheckBlock = std::int64_t{1} << 16;
 /// Work (update elements + copied elements) below which one thread does everything.
 inline constexpr std::int64_t kScatterSerialWork = std::int64_t{1} << 15;
-/// log2 of the output elements per bucket of the element schedule (128 KiB of float: L2).
-inline constexpr int kScatterBucketBits = 15;
-/// Index rows per claim in the first phase of the two-thread element schedule (a claim is one
-/// atomic add on a line both threads use: a few microseconds of work amortise it).
+/// Index rows per claim in the first phase of the element schedule (a claim is two atomic adds
+/// on lines all threads use: a few microseconds of work amortise them).
 inline constexpr std::int64_t kScatterClaimRows = std::int64_t{1} << 13;
-/// Index rows per round of the two-thread element schedule: a round's lists (about 2.3 MiB of
-/// filed rows) are applied while they are still in L3.
+/// Index rows per round of the element schedule (at least; more with many threads): a round's
+/// lists (about 4 MiB of filed rows) are applied while they are still in the last-level cache.
 inline constexpr std::int64_t kScatterRoundRows = std::int64_t{1} << 19;
-/// How many rows ahead the head thread of the two-thread element schedule prefetches.
+/// How many rows ahead the read-modify-writes of the element schedule prefetch.
 inline constexpr std::int64_t kScatterPrefetchRows = 16;
-/// Element updates from which the bucketed and head/tail schedules pay for their extra pass.
-inline constexpr std::int64_t kScatterBucketedRows = std::int64_t{1} << 16;
-/// Index rows filed per task of the bucketed schedule (their indices stay in L2 between the
-/// counting and the filing loop).
-inline constexpr std::int64_t kScatterFileBlock = std::int64_t{1} << 15;
+/// Element updates from which the element schedule pays for filing.
+inline constexpr std::int64_t kScatterElementRows = std::int64_t{1} << 16;
 
 template <class T>
 struct ScatterPair {
-  std::uint32_t offset;  ///< within the bucket
+  std::uint32_t offset;  ///< the output element
   T value;
 };
 
@@ -166,16 +157,49 @@ Body scatter_for_element_rows(const ScatterGeometry& g, const Index* indices, st
   return prefetch_base != nullptr ? with_slice(std::true_type{}) : with_slice(std::false_type{});
 }
 
-/// The tail thread's body in the two-thread element schedule: appends (at, u) to the list of
-/// the output half `at` falls in. The pair is written to the ends of both lists, and only the
-/// list it belongs to moves on (the other's copy is overwritten by that list's next pair, so
-/// each list needs one slot to spare): no branch (the half is a coin toss) and no select, which
+/// How the element schedule splits the output into parts: part(at) = (at * mult) >> 32, for
+/// outputs of fewer than 2^32 elements. A multiply and a shift instead of a division per row;
+/// `bound[p]`, the first element of part p, is found once by binary search, so the parts a row
+/// is filed into and the ranges phase 2 copies always agree.
+struct ScatterParts {
+  std::int64_t count = 1;
+  std::uint64_t mult = 0;
+  std::vector<std::int64_t> bound;  ///< count + 1 entries; bound[count] = numel
+
+  ScatterParts(std::int64_t parts, std::int64_t numel) : count(parts) {
+    mult = (static_cast<std::uint64_t>(parts) << 32) / static_cast<std::uint64_t>(numel);
+    bound.assign(static_cast<std::size_t>(parts) + 1, numel);
+    bound[0] = 0;
+    for (std::int64_t p = 1; p < parts; ++p) {
+      std::int64_t lo = bound[static_cast<std::size_t>(p - 1)];
+      std::int64_t hi = numel;  // the first element of a part >= p lies in [lo, hi]
+      while (lo < hi) {
+        const std::int64_t mid = lo + (hi - lo) / 2;
+        if (of(mid) >= p) {
+          hi = mid;
+        } else {
+          lo = mid + 1;
+        }
+      }
+      bound[static_cast<std::size_t>(p)] = lo;
+    }
+  }
+  std::int64_t of(std::int64_t at) const {
+    return static_cast<std::int64_t>((static_cast<std::uint64_t>(at) * mult) >> 32);
+  }
+};
+
+/// Filing for two parts, into one block's region of the pair array: the lower part's list
+/// grows up from the region's start, the upper part's down from its end, so the two fit in
+/// exactly the block's rows. Each pair is written to the ends of both lists and only the list
+/// it belongs to moves on (the other's copy is overwritten by that list's next pair, or is the
+/// slot where the two lists meet): no branch (the part is a coin toss) and no select, which
 /// files a row about 25 % faster than computing the one address to write.
 template <class T>
-struct ScatterHalfFiler {
-  ScatterPair<T>* lower;  ///< the next slot of the lower half's list
-  ScatterPair<T>* upper;  ///< and of the upper half's
-  std::int64_t half;      ///< the first element of the upper half
+struct ScatterTwoListFiler {
+  ScatterPair<T>* lower;  ///< the next slot of the lower part's list
+  ScatterPair<T>* upper;  ///< and of the upper part's (it grows downwards)
+  std::int64_t half;      ///< the first element of the upper part
 
   void operator()(std::int64_t at, T u) {
     const ScatterPair<T> pair{static_cast<std::uint32_t>(at), u};
@@ -183,108 +207,57 @@ struct ScatterHalfFiler {
     *upper = pair;
     const std::int64_t up = at >= half ? 1 : 0;  // a setcc: a branch would mispredict half
     lower += 1 - up;
-    upper += up;
+    upper -= up;
   }
 };
 
-/// The element schedule (slice_size == 1) with buckets; see the file comment. Rows are filed
-/// block by block (a block's indices are read twice, the second time from cache): block j's
-/// pairs occupy rows [j * kScatterFileBlock, ...) of the pair array, bucket by bucket. With
-/// `check`, a bad row stops it before anything is written.
-template <class Op, class T, class Index, class K>
-std::int64_t scatter_host_bucketed(T* out, const T* source, std::int64_t numel,
-                                   const ScatterGeometry& g, const Index* indices,
-                                   std::int64_t rows, const K& updates, const Extents& extents,
-                                   bool linear, bool check) {
-  const std::int64_t buckets = ((numel - 1) >> kScatterBucketBits) + 1;
-  const std::int64_t blocks = (rows + kScatterFileBlock - 1) / kScatterFileBlock;
-  // starts[j * (buckets + 1) + b]: first pair of bucket b in block j (absolute position).
-  const auto table =
-      std::make_unique<std::int64_t[]>(static_cast<std::size_t>(blocks * (buckets + 1)));
-  const auto first_bad = std::make_unique<std::int64_t[]>(static_cast<std::size_t>(blocks));
-  // Through Storage: large blocks come from the host block cache, already mapped.
-  const Storage storage =
-      Storage::allocate(static_cast<std::size_t>(rows) * sizeof(ScatterPair<T>), Device::cpu());
-  auto* const pairs = static_cast<ScatterPair<T>*>(storage.data());
-  std::int64_t* const starts = table.get();
-  std::int64_t* const bad = first_bad.get();
-  constexpr std::int64_t kMask = (std::int64_t{1} << kScatterBucketBits) - 1;
-  host_parallel_for(blocks, [&](std::int64_t j) {
-    const ScatterGeometry geo = g;  // a local copy: the stores below cannot alias it
-    const std::int64_t begin = j * kScatterFileBlock;
-    const std::int64_t end = std::min(rows, begin + kScatterFileBlock);
-    std::int64_t* const start = starts + j * (buckets + 1);
-    std::fill(start, start + buckets + 1, std::int64_t{0});
-    bad[j] = rows;
-    for (std::int64_t i = begin; i < end; ++i) {
-      const std::int64_t at = geo.slice_of(indices + i * geo.k);
-      if (at < 0) {
-        if (bad[j] == rows) bad[j] = i;
-        continue;
-      }
-      ++start[(at >> kScatterBucketBits) + 1];
-    }
-    if (check && bad[j] != rows) return;  // nothing will be written
-    start[0] = begin;
-    for (std::int64_t b = 1; b <= buckets; ++b) start[b] += start[b - 1];
-    std::vector<std::int64_t> cursor(start, start + buckets);
-    for (std::int64_t i = begin; i < end; ++i) {
-      const std::int64_t at = geo.slice_of(indices + i * geo.k);
-      if (at < 0) continue;
-      pairs[cursor[static_cast<std::size_t>(at >> kScatterBucketBits)]++] = {
-          static_cast<std::uint32_t>(at & kMask),
-          scatter_update_at<T>(updates, extents, linear, i)};
-    }
-  });
-  std::int64_t lowest_bad = rows;
-  for (std::int64_t j = 0; j < blocks && lowest_bad == rows; ++j) lowest_bad = bad[j];
-  if (check && lowest_bad < rows) return lowest_bad;
-  // Each bucket applies its pairs block by block: in index order.
-  host_parallel_for(buckets, [&](std::int64_t b) {
-    const std::int64_t lo = b << kScatterBucketBits;
-    const std::int64_t hi = std::min(numel, lo + kMask + 1);
-    if (source != nullptr) std::copy(source + lo, source + hi, out + lo);
-    T* const base = out + lo;
-    for (std::int64_t j = 0; j < blocks; ++j) {
-      const std::int64_t* const start = starts + j * (buckets + 1);
-      for (std::int64_t p = start[b]; p < start[b + 1]; ++p) {
-        T& x = base[pairs[p].offset];
-        x = Op::apply(x, pairs[p].value);
-      }
-    }
-  });
-  return lowest_bad;
-}
+/// Filing for any number of parts, the first of two passes over a block: the pairs go in row
+/// order to a staging list, and each part's pairs are counted. The second pass
+/// (scatter_file_staged) moves them to their part's list; both passes stay in L1/L2.
+template <class T>
+struct ScatterStagingFiler {
+  ScatterPair<T>* next;  ///< the staging list's end
+  std::uint32_t* counts;
+  std::uint64_t mult;
 
-/// The element schedule (slice_size == 1) for two threads, for outputs of < 2^32 elements.
+  void operator()(std::int64_t at, T u) {
+    *next++ = ScatterPair<T>{static_cast<std::uint32_t>(at), u};
+    ++counts[(static_cast<std::uint64_t>(at) * mult) >> 32];
+  }
+};
+
+/// The element schedule (slice_size == 1) for outputs of < 2^32 elements, with any number of
+/// host threads (one part of the output per thread).
 ///
 /// Why it is fast: the sequential loop's cost is its read-modify-writes, which land anywhere in
-/// the output (L3 for 4 MiB), and filing an update (reading its index and value, appending
-/// both to a list) costs less than one. The rows go in rounds of kScatterRoundRows, each in two
-/// phases:
-/// 1. the head thread applies the round's first rows directly, in order, while the tail thread
-///    files its last rows into two lists, one per output half. The threads claim blocks of
-///    kScatterClaimRows rows, from the front and from the back, until they meet, so both
-///    finish together however fast each runs (the two vCPUs of a shared machine often do not
-///    run equally fast);
-/// 2. each thread applies one half's list, block by block in index order, after the head
+/// the output, and filing an update (reading its index and value, appending both to a list)
+/// costs less than one. The rows go in rounds, each in two phases:
+/// 1. the *head* thread applies the round's first rows directly, in order, while the other
+///    threads, the *filers*, file its last rows by output part into per-block lists. Rows are
+///    claimed in blocks of kScatterClaimRows, the head's from the front, the filers' from the
+///    back, until they meet, so all finish together however fast each runs (the vCPUs of a
+///    shared machine often do not run equally fast);
+/// 2. each thread applies one part's lists, block by block in index order, after the head
 ///    (every output element still sees its updates in index order).
-/// Per row filed, that is half a read-modify-write on the critical path instead of one, with no
-/// sorting and one atomic add per block. Rounds keep a round's lists in L3 between filing and
-/// applying: lists of all rows at once would go to memory and back. The filing loop keeps both
-/// list ends in registers (ScatterHalfFiler) and picks one without a branch, so nothing in it
-/// waits on memory but the row itself; the read-modify-writes prefetch their element
-/// kScatterPrefetchRows rows ahead.
+/// Per row filed, that is 1/P of a read-modify-write on the critical path instead of one, with
+/// no sorting and one atomic add per block, and in phase 2 each thread's read-modify-writes
+/// stay in its part of the output (1/P of it, in its own cache). Rounds keep a round's lists
+/// in the last-level cache between filing and applying. With one thread the head applies every
+/// row: the sequential loop. With two parts the filer writes two lists at once
+/// (ScatterTwoListFiler); with more, it stages and counts a block, then moves it (two passes
+/// over a block in cache). The walk keeps its list ends in registers (it works on a local copy
+/// of its body), and the read-modify-writes prefetch their element kScatterPrefetchRows ahead.
 ///
 /// In place with `check` nothing may be written before every row is checked: an output small
 /// next to the indices is scattered into a copy that the last round copies back (two passes
 /// over the output instead of one more over the indices); otherwise all rows are checked first.
 template <class Op, class T, class Index, class K>
-std::int64_t scatter_host_head_tail(T* out, const T* source, std::int64_t numel,
-                                    const ScatterGeometry& g, const Index* indices,
-                                    std::int64_t rows, const K& updates, const Extents& extents,
-                                    bool linear, bool check) {
-  const std::int64_t half = numel / 2;  // phase 2: part 0 applies the rows filed below it
+std::int64_t scatter_host_elements(T* out, const T* source, std::int64_t numel,
+                                   const ScatterGeometry& g, const Index* indices,
+                                   std::int64_t rows, const K& updates, const Extents& extents,
+                                   bool linear, bool check, int threads) {
+  const std::int64_t workers = std::max(1, threads);
+  const ScatterParts parts(workers, numel);
   const bool in_place_check = check && source == nullptr;
   const bool via_copy = in_place_check && numel * static_cast<std::int64_t>(sizeof(T)) * 4 <=
                                               rows * g.k * static_cast<std::int64_t>(sizeof(Index));
@@ -300,18 +273,31 @@ std::int64_t scatter_host_head_tail(T* out, const T* source, std::int64_t numel,
     target = static_cast<T*>(copy.data());
     from = out;
   }
-  const std::int64_t round_rows = std::min(rows, kScatterRoundRows);
-  // Either list may take every row of a round (the head thread may claim nothing), plus the
-  // slot the filer writes past its end.
-  const std::int64_t capacity = round_rows + 1;
-  // Through Storage: the lists come from the host block cache, already mapped. The lower
-  // half's list is pairs[0, capacity), the upper half's pairs[capacity, 2 * capacity).
-  const Storage storage = Storage::allocate(
-      static_cast<std::size_t>(2 * capacity) * sizeof(ScatterPair<T>), Device::cpu());
-  auto* const pairs = static_cast<ScatterPair<T>*>(storage.data());
-  // filed[k]: the lengths of both lists after the tail thread's k-th block.
+  // A round gives every filer several blocks to claim.
+  const std::int64_t round_rows =
+      std::min(rows, std::max(kScatterRoundRows, 8 * workers * kScatterClaimRows));
   const std::int64_t max_blocks = (round_rows + kScatterClaimRows - 1) / kScatterClaimRows;
-  std::vector<std::array<std::int64_t, 2>> filed(static_cast<std::size_t>(max_blocks));
+  // Block j of a round files its pairs into pairs[j * kScatterClaimRows, ...): its rows'
+  // worth. Through Storage: large blocks come from the host block cache, already mapped.
+  const bool filing = workers > 1;
+  const Storage storage =
+      filing ? Storage::allocate(static_cast<std::size_t>(round_rows) * sizeof(ScatterPair<T>),
+                                 Device::cpu())
+             : Storage();
+  auto* const pairs = static_cast<ScatterPair<T>*>(storage.data());
+  // lists[j * P + p]: part p's list in block j, [first, last) (two parts: the upper list,
+  // written downwards, is applied from last - 1 down to first).
+  const auto P = static_cast<std::size_t>(parts.count);
+  std::vector<std::array<std::int64_t, 2>> lists(filing ? static_cast<std::size_t>(max_blocks) * P
+                                                         : 0);
+  // Staging and counts per filer, for more than two parts.
+  const bool staged = parts.count > 2;
+  std::vector<std::unique_ptr<ScatterPair<T>[]>> staging(staged ? P : 0);
+  std::vector<std::unique_ptr<std::uint32_t[]>> counts(staged ? P : 0);
+  for (std::size_t f = 0; f < staging.size(); ++f) {
+    staging[f] = std::make_unique<ScatterPair<T>[]>(static_cast<std::size_t>(kScatterClaimRows));
+    counts[f] = std::make_unique<std::uint32_t[]>(P);
+  }
   // body(at, update) for rows [begin, end) that name an element; the first that does not goes
   // to `bad` (and ends the loop with `check`: the scatter is abandoned).
   auto for_rows = [&](std::int64_t begin, std::int64_t end, std::int64_t& bad, bool prefetch,
@@ -319,63 +305,101 @@ std::int64_t scatter_host_head_tail(T* out, const T* source, std::int64_t numel,
     return scatter_for_element_rows<T>(g, indices, begin, end, rows, updates, extents, linear,
                                        check, prefetch ? target : nullptr, bad, body);
   };
-  // pairs[0, count) of one list, in order, prefetching ahead.
-  auto apply_list = [target](const ScatterPair<T>* list, std::int64_t count) {
-    for (std::int64_t p = 0; p < count; ++p) {
-      if (p + kScatterPrefetchRows < count) {
-        scatter_prefetch_for_write(target, list[p + kScatterPrefetchRows].offset);
+  // Files rows [lo, hi) of block j (region pairs + base) into its part lists.
+  auto file_block = [&](std::size_t filer, std::int64_t j, std::int64_t lo, std::int64_t hi,
+                        std::int64_t base, std::int64_t& bad) {
+    ScatterPair<T>* const region = pairs + base;
+    std::array<std::int64_t, 2>* const list = lists.data() + static_cast<std::size_t>(j) * P;
+    if (!staged) {
+      const ScatterTwoListFiler<T> start{region, region + (hi - lo) - 1,
+                                         parts.bound[static_cast<std::size_t>(1)]};
+      const ScatterTwoListFiler<T> end = for_rows(lo, hi, bad, false, start);
+      list[0] = {base, end.lower - pairs};
+      list[1] = {end.upper + 1 - pairs, base + (hi - lo)};
+      return;
+    }
+    std::uint32_t* const count = counts[filer].get();
+    std::fill(count, count + P, std::uint32_t{0});
+    ScatterPair<T>* const stage = staging[filer].get();
+    const ScatterStagingFiler<T> end =
+        for_rows(lo, hi, bad, false, ScatterStagingFiler<T>{stage, count, parts.mult});
+    std::int64_t at = base;
+    for (std::size_t p = 0; p < P; ++p) {
+      list[p] = {at, at};
+      at += count[p];
+    }
+    for (const ScatterPair<T>* s = stage; s != end.next; ++s) {
+      const std::size_t p = (std::uint64_t{s->offset} * parts.mult) >> 32;
+      pairs[list[p][1]++] = *s;
+    }
+  };
+  // The pairs of one list in order, prefetching ahead.
+  auto apply_list = [target](const ScatterPair<T>* list, std::int64_t count, std::int64_t step) {
+    for (std::int64_t q = 0; q < count; ++q) {
+      if (q + kScatterPrefetchRows < count) {
+        scatter_prefetch_for_write(target, list[(q + kScatterPrefetchRows) * step].offset);
       }
-      T& x = target[list[p].offset];
-      x = Op::apply(x, list[p].value);
+      const ScatterPair<T>& pair = list[q * step];
+      T& x = target[pair.offset];
+      x = Op::apply(x, pair.value);
     }
   };
   std::int64_t lowest_bad = rows;
+  std::vector<std::int64_t> bad_of(static_cast<std::size_t>(workers), rows);
   for (std::int64_t begin = 0; begin < rows; begin += round_rows) {
     const std::int64_t end = std::min(rows, begin + round_rows);
     const std::int64_t blocks = (end - begin + kScatterClaimRows - 1) / kScatterClaimRows;
-    // Blocks are claimed one at a time, the head thread's from the front, the tail thread's
-    // from the back, until they meet: however fast each thread runs, both finish together.
-    std::atomic<std::int64_t> claimed{0};
-    std::int64_t tail_blocks = 0;
-    std::int64_t bad_head = rows;
-    std::int64_t bad_tail = rows;
-    host_parallel_for(2, [&](std::int64_t part) {
-      if (part == 0) {
+    // A claim is a ticket (at most `blocks` are granted) and then a position: the head's from
+    // the front, the filers' from the back. Tickets keep the two sides from overlapping.
+    std::atomic<std::int64_t> tickets{0};
+    std::atomic<std::int64_t> from_back{0};
+    std::int64_t head_blocks = 0;
+    std::fill(bad_of.begin(), bad_of.end(), rows);
+    host_parallel_for(workers, [&](std::int64_t worker) {
+      std::int64_t& bad = bad_of[static_cast<std::size_t>(worker)];
+      if (worker == 0) {
         if (begin == 0 && from != nullptr) std::copy(from, from + numel, target);
-        for (std::int64_t j = 0; claimed.fetch_add(1, std::memory_order_relaxed) < blocks; ++j) {
+        std::int64_t j = 0;
+        for (; tickets.fetch_add(1, std::memory_order_relaxed) < blocks; ++j) {
           const std::int64_t lo = begin + j * kScatterClaimRows;
-          for_rows(lo, std::min(end, lo + kScatterClaimRows), bad_head, true,
+          for_rows(lo, std::min(end, lo + kScatterClaimRows), bad, true,
                    [target](std::int64_t at, T u) { target[at] = Op::apply(target[at], u); });
-          if (check && bad_head < rows) break;  // abandoned
+          if (check && bad < rows) break;  // abandoned
         }
+        head_blocks = j;
         return;
       }
-      ScatterHalfFiler<T> filer{pairs, pairs + capacity, half};
-      std::int64_t k = 0;
-      while (claimed.fetch_add(1, std::memory_order_relaxed) < blocks) {
-        const std::int64_t lo = begin + (blocks - 1 - k) * kScatterClaimRows;
-        std::int64_t bad = rows;
-        filer = for_rows(lo, std::min(end, lo + kScatterClaimRows), bad, false, filer);
-        filed[static_cast<std::size_t>(k++)] = {filer.lower - pairs,
-                                                filer.upper - (pairs + capacity)};
-        bad_tail = std::min(bad_tail, bad);  // later blocks are lower
-        if (check && bad < rows) break;      // abandoned
+      while (tickets.fetch_add(1, std::memory_order_relaxed) < blocks) {
+        const std::int64_t j = blocks - 1 - from_back.fetch_add(1, std::memory_order_relaxed);
+        const std::int64_t lo = begin + j * kScatterClaimRows;
+        std::int64_t block_bad = rows;
+        file_block(static_cast<std::size_t>(worker), j, lo, std::min(end, lo + kScatterClaimRows),
+                   j * kScatterClaimRows, block_bad);
+        bad = std::min(bad, block_bad);
+        if (check && block_bad < rows) break;  // abandoned
       }
-      tail_blocks = k;
     });
-    if (lowest_bad == rows) lowest_bad = bad_head < rows ? bad_head : bad_tail;  // head first
+    if (lowest_bad == rows) {
+      // The head's rows come before every filer's.
+      lowest_bad = bad_of[0] < rows ? bad_of[0] : *std::min_element(bad_of.begin(), bad_of.end());
+    }
     if (check && lowest_bad < rows) return lowest_bad;  // `target` is a copy, or dropped
     const bool last = end == rows;
-    host_parallel_for(2, [&](std::int64_t part) {
-      // The tail thread filed its blocks last to first: their segments go back to front.
-      const auto half_index = static_cast<std::size_t>(part);
-      for (std::int64_t k = tail_blocks - 1; k >= 0; --k) {
-        const std::int64_t first = k == 0 ? 0 : filed[static_cast<std::size_t>(k - 1)][half_index];
-        apply_list(pairs + part * capacity + first,
-                   filed[static_cast<std::size_t>(k)][half_index] - first);
+    if (!filing && !(last && via_copy)) continue;
+    host_parallel_for(parts.count, [&](std::int64_t part) {
+      const auto p = static_cast<std::size_t>(part);
+      // The upper list of two parts was written downwards: it is applied backwards.
+      const bool downwards = !staged && part == 1;
+      for (std::int64_t j = head_blocks; filing && j < blocks; ++j) {
+        const auto& list = lists[static_cast<std::size_t>(j) * P + p];
+        if (downwards) {
+          apply_list(pairs + list[1] - 1, list[1] - list[0], -1);
+        } else {
+          apply_list(pairs + list[0], list[1] - list[0], 1);
+        }
       }
-      const std::int64_t lo = part == 0 ? 0 : half;
-      if (last && via_copy) std::copy(target + lo, target + (part == 0 ? half : numel), out + lo);
+      if (last && via_copy) std::copy(target + parts.bound[p], target + parts.bound[p + 1],
+                                      out + parts.bound[p]);
     });
   }
   return lowest_bad;
@@ -394,14 +418,9 @@ std::int64_t scatter_host(T* out, const T* source, std::int64_t numel, const Sca
                           const Index* indices, std::int64_t rows, const K& updates,
                           const Extents& extents, bool linear, bool check, int threads) {
   const std::int64_t S = g.slice_size;
-  if (S == 1 && threads == 2 && rows >= kScatterBucketedRows && numel <= std::int64_t{UINT32_MAX}) {
-    return scatter_host_head_tail<Op>(out, source, numel, g, indices, rows, updates, extents,
-                                      linear, check);
-  }
-  if (S == 1 && threads > 2 && rows >= kScatterBucketedRows &&
-      numel > (std::int64_t{1} << kScatterBucketBits)) {
-    return scatter_host_bucketed<Op>(out, source, numel, g, indices, rows, updates, extents, linear,
-                                     check);
+  if (S == 1 && rows >= kScatterElementRows && numel <= std::int64_t{UINT32_MAX}) {
+    return scatter_host_elements<Op>(out, source, numel, g, indices, rows, updates, extents,
+                                     linear, check, threads);
   }
   if (check && source == nullptr) {
     const std::int64_t bad = scatter_first_bad_row_host(g, indices, rows);
