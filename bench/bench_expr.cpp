@@ -8,6 +8,7 @@
 //   BM_Broadcast      c = x + row                               (n / 1000, 1000) + (1000)
 //   BM_Transposed     c = a.T + b                               (side, side), side = sqrt(n)
 //   BM_SumProduct     s = sum(a * b)                            (n), accumulated in double
+//   BM_Cast           c = cast<double>(a) * 2.0 + 1.0           (n) float -> double
 
 #include <benchmark/benchmark.h>
 #include <omp.h>
@@ -87,6 +88,18 @@ void tessera_sum_product(benchmark::State& state) {
   const auto b = tensor_of(random_floats(n, 2), {n});
   for (auto _ : state) benchmark::DoNotOptimize(ts::sum(a * b));
   set_counters(state, n, 8 * n);
+}
+
+void tessera_cast(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  const auto a = tensor_of(random_floats(n, 1), {n});
+  auto c = ts::Tensor<double>::empty({n});
+  for (auto _ : state) {
+    c = ts::cast<double>(a) * 2.0 + 1.0;
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, n, 12 * n);
 }
 
 // ---- hand-written loops: serial, and OpenMP parallel-for over all cores -------------------
@@ -181,6 +194,23 @@ void loop_sum_product(benchmark::State& state) {
   set_counters(state, n, 8 * n);
 }
 
+template <bool Parallel>
+void loop_cast(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  const auto a = random_floats(n, 1);
+  std::vector<double> c(static_cast<std::size_t>(n));
+  const float* pa = a.data();
+  double* pc = c.data();
+  for (auto _ : state) {
+    for_each_index<Parallel>(n, [=](std::int64_t i) {
+      pc[i] = static_cast<double>(pa[i]) * 2.0 + 1.0;
+    });
+    benchmark::DoNotOptimize(pc);
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, n, 12 * n);
+}
+
 // ---- xtensor (serial: xtensor 0.24 parallelises only with TBB) -------------------------------
 
 xt::xtensor<float, 1> xt_vector(std::int64_t n, unsigned seed) {
@@ -241,6 +271,18 @@ void xtensor_sum_product(benchmark::State& state) {
   set_counters(state, n, 8 * n);
 }
 
+void xtensor_cast(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  const auto a = xt_vector(n, 1);
+  xt::xtensor<double, 1> c = xt::empty<double>({static_cast<std::size_t>(n)});
+  for (auto _ : state) {
+    xt::noalias(c) = xt::cast<double>(a) * 2.0 + 1.0;
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, n, 12 * n);
+}
+
 void register_benchmarks() {
   using bench::register_case;
   register_case("BM_FusedExpr", "tessera", tessera_fused);
@@ -259,6 +301,10 @@ void register_benchmarks() {
   register_case("BM_SumProduct", "loop_serial", loop_sum_product<false>);
   register_case("BM_SumProduct", "loop_omp", loop_sum_product<true>);
   register_case("BM_SumProduct", "xtensor", xtensor_sum_product);
+  register_case("BM_Cast", "tessera", tessera_cast);
+  register_case("BM_Cast", "loop_serial", loop_cast<false>);
+  register_case("BM_Cast", "loop_omp", loop_cast<true>);
+  register_case("BM_Cast", "xtensor", xtensor_cast);
 }
 
 }  // namespace

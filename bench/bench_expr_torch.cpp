@@ -84,6 +84,20 @@ void torch_sum_product(benchmark::State& state) {
   set_counters(state, n, 8 * n);
 }
 
+void torch_cast(benchmark::State& state) {
+  set_torch_threads();
+  const std::int64_t n = state.range(0);
+  const auto a = torch_of({n}, 1);
+  const auto one = at::scalar_tensor(1.0, at::kDouble);
+  auto c = at::empty({n}, at::kDouble);
+  for (auto _ : state) {
+    at::add_out(c, a.to(at::kDouble) * 2.0, one);
+    benchmark::DoNotOptimize(c.data_ptr());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, n, 12 * n);
+}
+
 }  // namespace
 
 /// Called from bench_expr.cpp's main when the torch peer is built.
@@ -93,4 +107,5 @@ void register_torch_benchmarks() {
   register_case("BM_Broadcast", "libtorch", torch_broadcast);
   register_case("BM_Transposed", "libtorch", torch_transposed);
   register_case("BM_SumProduct", "libtorch", torch_sum_product);
+  register_case("BM_Cast", "libtorch", torch_cast);
 }

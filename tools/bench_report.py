@@ -39,7 +39,7 @@ BINARIES = [
     ("bench_ragged", "ragged::range", "ops/ragged.md", "-.*Cuda.*", "case"),
 ]
 # Families whose third name component is an element count (the others index a case list).
-SIZE_FAMILIES = {"BM_FusedExpr", "BM_Broadcast", "BM_Transposed", "BM_SumProduct",
+SIZE_FAMILIES = {"BM_FusedExpr", "BM_Broadcast", "BM_Transposed", "BM_SumProduct", "BM_Cast",
                  "BM_NonzeroSweep", "BM_BucketizeSweep"}
 # What the case indices mean (bench/*_cases.hpp, bench/bench_ragged.cpp).
 CASES = {

@@ -10,6 +10,20 @@
 #define TESSERA_HD
 #endif
 
+// Unrolls the next loop 4 times where the compiler takes a hint (GCC and Clang host code). For
+// the vectorised unit-stride loops of the host executor: one vector per iteration spends as
+// much on the loop's own counter and branch as on the work once the data is in L1/L2 (measured
+// with GCC 12: 10x1000 floats + a row, 1.55 -> 1.25 us). nvcc-compiled units get nothing.
+#if defined(__CUDACC__)
+#define TESSERA_UNROLL_4
+#elif defined(__clang__)
+#define TESSERA_UNROLL_4 _Pragma("unroll 4")
+#elif defined(__GNUC__)
+#define TESSERA_UNROLL_4 _Pragma("GCC unroll 4")
+#else
+#define TESSERA_UNROLL_4
+#endif
+
 /// 1 in translation units that compile device code: units compiled by nvcc, and in the
 /// emulated-device build (`TESSERA_CUDA=EMULATED`) the units CMake compiles as device code
 /// with the host compiler (`TESSERA_EMULATED_DEVICE_CODE`). Such units run expressions over

@@ -11,6 +11,7 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include "tessera/config.hpp"
+#include "tessera/core/macros.hpp"
 #include "tessera/core/tensor_view.hpp"
 
 #if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP
@@ -117,6 +118,7 @@ struct HostExecutor {
       host_parallel_for(blocks, [data, k, n](std::int64_t b) {
         const std::int64_t begin = b * kBlock;
         const std::int64_t end = std::min(n, begin + kBlock);
+        TESSERA_UNROLL_4
         for (std::int64_t i = begin; i < end; ++i) data[i] = static_cast<Out>(k.linear(i));
       });
       return;
@@ -149,33 +151,85 @@ struct HostExecutor {
     }
   }
 
+  /// Rows per tile of the strided walk: one 64-byte line of 4-byte elements read down a column.
+  static constexpr int kTileRows = 16;
+  /// Columns per tile of the strided walk: the tile's lines (one per column of a transposed
+  /// operand) stay in L1 while its rows are walked.
+  static constexpr std::int64_t kTileColumns = 128;
+
   /// The strided/broadcast case, row by row: per row segment of a block, one `seek` and the
   /// output row's offset, then a loop along the innermost dimension with one multiply per
   /// operand (instead of a full offset per operand and element). Rows where the output and
   /// every operand have unit steps (e.g. a row vector broadcast over rows) get their own loop,
-  /// which the compiler vectorises.
+  /// which the compiler vectorises. Otherwise (a transposed operand or output) a block's rows
+  /// are walked in tiles of kTileRows rows by kTileColumns columns, so that each cache line a
+  /// strided operand brings in serves the next rows too instead of being evicted first.
   template <class Out, class K>
   static void run_rows(const TensorView<Out>& out, const K& k, const Extents& extents) {
     const std::int64_t n = extents.numel();
     const std::int64_t blocks = (n + kBlock - 1) / kBlock;
-    host_parallel_for(blocks, [out, k, n, extents](std::int64_t b) {
-      const int last = extents.ndim - 1;
-      const std::int64_t out_step = out.strides[last];
+    const int last = extents.ndim - 1;
+    const std::int64_t out_step = out.strides[last];
+    K probe = k;
+    const std::int64_t origin[kMaxDims] = {};
+    probe.seek(origin);
+    const bool unit = out_step == 1 && probe.unit();
+    const bool tiled = !unit && extents.ndim >= 2 && extents.shape[last] >= kTileColumns;
+    host_parallel_for(blocks, [out, k, n, extents, last, out_step, unit, tiled](std::int64_t b) {
       K cursor = k;
-      for_each_row_segment(extents, b * kBlock, std::min(n, b * kBlock + kBlock),
+      // Writes row segment [first, stop) of the row at `index`.
+      auto write = [&](const std::int64_t* index, std::int64_t first, std::int64_t stop) {
+        cursor.seek(index);
+        std::int64_t offset = 0;
+        for (int d = 0; d < last; ++d) offset += index[d] * out.strides[d];
+        Out* const row = out.data + offset;
+        if (unit) {
+          TESSERA_UNROLL_4
+          for (std::int64_t j = first; j < stop; ++j)
+            row[j] = static_cast<Out>(cursor.inner_unit(j));
+        } else {
+          for (std::int64_t j = first; j < stop; ++j)
+            row[j * out_step] = static_cast<Out>(cursor.inner(j));
+        }
+      };
+      const std::int64_t begin = b * kBlock;
+      const std::int64_t end = std::min(n, begin + kBlock);
+      if (!tiled) {
+        for_each_row_segment(extents, begin, end, write);
+        return;
+      }
+      struct Segment {
+        std::int64_t index[kMaxDims];
+        std::int64_t first;
+        std::int64_t stop;
+      };
+      Segment tile[kTileRows];
+      int rows = 0;
+      auto flush = [&] {
+        std::int64_t lo = tile[0].first;
+        std::int64_t hi = tile[0].stop;
+        for (int r = 1; r < rows; ++r) {
+          lo = std::min(lo, tile[r].first);
+          hi = std::max(hi, tile[r].stop);
+        }
+        for (std::int64_t c = lo; c < hi; c += kTileColumns) {
+          for (int r = 0; r < rows; ++r) {
+            const std::int64_t first = std::max(tile[r].first, c);
+            const std::int64_t stop = std::min(tile[r].stop, c + kTileColumns);
+            if (first < stop) write(tile[r].index, first, stop);
+          }
+        }
+        rows = 0;
+      };
+      for_each_row_segment(extents, begin, end,
                            [&](const std::int64_t* index, std::int64_t first, std::int64_t stop) {
-                             cursor.seek(index);
-                             std::int64_t offset = 0;
-                             for (int d = 0; d < last; ++d) offset += index[d] * out.strides[d];
-                             Out* const row = out.data + offset;
-                             if (out_step == 1 && cursor.unit()) {
-                               for (std::int64_t j = first; j < stop; ++j)
-                                 row[j] = static_cast<Out>(cursor.inner_unit(j));
-                             } else {
-                               for (std::int64_t j = first; j < stop; ++j)
-                                 row[j * out_step] = static_cast<Out>(cursor.inner(j));
-                             }
+                             Segment& segment = tile[rows++];
+                             std::copy(index, index + extents.ndim, segment.index);
+                             segment.first = first;
+                             segment.stop = stop;
+                             if (rows == kTileRows) flush();
                            });
+      if (rows > 0) flush();
     });
   }
 
