@@ -202,9 +202,8 @@ void loop_cast(benchmark::State& state) {
   const float* pa = a.data();
   double* pc = c.data();
   for (auto _ : state) {
-    for_each_index<Parallel>(n, [=](std::int64_t i) {
-      pc[i] = static_cast<double>(pa[i]) * 2.0 + 1.0;
-    });
+    for_each_index<Parallel>(
+        n, [=](std::int64_t i) { pc[i] = static_cast<double>(pa[i]) * 2.0 + 1.0; });
     benchmark::DoNotOptimize(pc);
     benchmark::ClobberMemory();
   }

@@ -298,13 +298,14 @@ TEST(ExprRows, TiledWalkMatchesElementwiseReference) {
     return ts::Tensor<float>::from_vector(random_values<float>(shape.numel(), rng), shape);
   };
   const auto cube = make({130, 7, 9}).transpose(0, 2);  // (9, 7, 130), inner step 63
-  const auto plane = make({7, 130});                     // broadcast over the first dim
+  const auto plane = make({7, 130});                    // broadcast over the first dim
   const ts::Tensor<float> sum = cube * 3.0f - plane;
   const auto cv = values_via_at(cube);
   const auto pv = plane.to_vector();
   const auto sv = sum.to_vector();
   ASSERT_EQ(sv.size(), cv.size());
-  for (std::size_t i = 0; i < cv.size(); ++i) ASSERT_EQ(sv[i], cv[i] * 3.0f - pv[i % (7 * 130)]) << i;
+  for (std::size_t i = 0; i < cv.size(); ++i)
+    ASSERT_EQ(sv[i], cv[i] * 3.0f - pv[i % (7 * 130)]) << i;
 
   // (300, 700) transposed plus a row, into every other column of a (700, 600) tensor.
   const auto wide = make({300, 700});

@@ -1,5 +1,5 @@
-// The host scatter's parallel schedules (ranges per thread; head and filers for elements) against the
-// sequential loop, bit for bit: float sums in index order whatever the thread count, duplicates
+// The host scatter's parallel schedules (ranges per thread; head and filers for elements) against
+// the sequential loop, bit for bit: float sums in index order whatever the thread count, duplicates
 // across every schedule's seams, bad rows late in a schedule, strided updates (the reference
 // loop is tests/support/scatter_reference.hpp).
 

@@ -202,7 +202,8 @@ std::int64_t nonzero_write_run(const K& k, bool linear, std::int64_t* index, int
             for (; mask != 0 && row < row_end; ++row) {
               const auto offset = static_cast<long long>(std::countr_zero(mask));
               mask &= mask - 1;
-              const __m128i pair = _mm_add_epi64(base, _mm_slli_si128(_mm_cvtsi64_si128(offset), 8));
+              const __m128i pair =
+                  _mm_add_epi64(base, _mm_slli_si128(_mm_cvtsi64_si128(offset), 8));
               _mm_stream_si128(reinterpret_cast<__m128i*>(data + row * 2), pair);
             }
           }

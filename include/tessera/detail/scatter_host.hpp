@@ -289,7 +289,7 @@ std::int64_t scatter_host_elements(T* out, const T* source, std::int64_t numel,
   // written downwards, is applied from last - 1 down to first).
   const auto P = static_cast<std::size_t>(parts.count);
   std::vector<std::array<std::int64_t, 2>> lists(filing ? static_cast<std::size_t>(max_blocks) * P
-                                                         : 0);
+                                                        : 0);
   // Staging and counts per filer, for more than two parts.
   const bool staged = parts.count > 2;
   std::vector<std::unique_ptr<ScatterPair<T>[]>> staging(staged ? P : 0);
@@ -398,8 +398,8 @@ std::int64_t scatter_host_elements(T* out, const T* source, std::int64_t numel,
           apply_list(pairs + list[0], list[1] - list[0], 1);
         }
       }
-      if (last && via_copy) std::copy(target + parts.bound[p], target + parts.bound[p + 1],
-                                      out + parts.bound[p]);
+      if (last && via_copy)
+        std::copy(target + parts.bound[p], target + parts.bound[p + 1], out + parts.bound[p]);
     });
   }
   return lowest_bad;
@@ -419,8 +419,8 @@ std::int64_t scatter_host(T* out, const T* source, std::int64_t numel, const Sca
                           const Extents& extents, bool linear, bool check, int threads) {
   const std::int64_t S = g.slice_size;
   if (S == 1 && rows >= kScatterElementRows && numel <= std::int64_t{UINT32_MAX}) {
-    return scatter_host_elements<Op>(out, source, numel, g, indices, rows, updates, extents,
-                                     linear, check, threads);
+    return scatter_host_elements<Op>(out, source, numel, g, indices, rows, updates, extents, linear,
+                                     check, threads);
   }
   if (check && source == nullptr) {
     const std::int64_t bad = scatter_first_bad_row_host(g, indices, rows);
