@@ -14,7 +14,9 @@
 // the vectorised unit-stride loops of the host executor: one vector per iteration spends as
 // much on the loop's own counter and branch as on the work once the data is in L1/L2 (measured
 // with GCC 12: 10x1000 floats + a row, 1.55 -> 1.25 us). nvcc-compiled units get nothing.
-#if defined(__CUDACC__)
+#if defined(TESSERA_UNROLL_4)
+// Defined by the user (e.g. empty, to compare against the compiler's own choice).
+#elif defined(__CUDACC__)
 #define TESSERA_UNROLL_4
 #elif defined(__clang__)
 #define TESSERA_UNROLL_4 _Pragma("unroll 4")
