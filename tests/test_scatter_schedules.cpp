@@ -322,4 +322,34 @@ TEST(ScatterHost, ElementScheduleWithEveryRowInOnePart) {
   });
 }
 
+// Many element rows into outputs smaller than the thread count (parts without elements): the
+// reference loop's sums; an output without elements never reaches the schedule.
+TEST(ScatterHost, ElementScheduleOnTinyAndEmptyOutputs) {
+  std::mt19937_64 rng(31);
+  const std::int64_t rows = (std::int64_t{1} << 16) + 3;
+  with_host_threads({1, 2, 4}, [&] {
+    for (const std::int64_t n : {std::int64_t{1}, std::int64_t{3}}) {
+      const auto in = normal_float_inputs(rng, n, rows);
+      std::vector<std::int64_t> idx(static_cast<std::size_t>(rows));
+      for (auto& i : idx) i = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(n));
+      const auto indices = Tensor<std::int64_t>::from_vector(idx, {rows, 1});
+      const auto expected = reference_scatter(Op::Add, in.values, {n}, idx, 1, in.updates);
+      EXPECT_TRUE(same_bits(in.t.tensor_scatter_nd_add(indices, in.u).to_vector(), expected)) << n;
+      auto in_place = in.t.clone();
+      in_place.scatter_nd_add_(indices, in.u);
+      EXPECT_TRUE(same_bits(in_place.to_vector(), expected)) << n;
+    }
+    // No element at all: refused before any schedule runs, as TensorFlow refuses it, even
+    // with Ignore.
+    const auto empty = Tensor<float>::zeros({0});
+    const auto zeros = Tensor<std::int64_t>::zeros({rows, 1});
+    const auto u = Tensor<float>::ones({rows});
+    const ts::ScatterOptions ignore{.out_of_bounds = ts::OutOfBounds::Ignore};
+    EXPECT_THROW((void)empty.tensor_scatter_nd_add(zeros, u), ts::ShapeError);
+    EXPECT_THROW((void)empty.tensor_scatter_nd_add(zeros, u, ignore), ts::ShapeError);
+    auto target = empty.clone();
+    EXPECT_THROW(target.scatter_nd_add_(zeros, u, ignore), ts::ShapeError);
+  });
+}
+
 }  // namespace

@@ -166,6 +166,7 @@ struct ScatterParts {
   std::uint64_t mult = 0;
   std::vector<std::int64_t> bound;  ///< count + 1 entries; bound[count] = numel
 
+  /// `numel` > 0 (an output without elements has no parts to split).
   ScatterParts(std::int64_t parts, std::int64_t numel) : count(parts) {
     mult = (static_cast<std::uint64_t>(parts) << 32) / static_cast<std::uint64_t>(numel);
     bound.assign(static_cast<std::size_t>(parts) + 1, numel);
@@ -418,7 +419,7 @@ std::int64_t scatter_host(T* out, const T* source, std::int64_t numel, const Sca
                           const Index* indices, std::int64_t rows, const K& updates,
                           const Extents& extents, bool linear, bool check, int threads) {
   const std::int64_t S = g.slice_size;
-  if (S == 1 && rows >= kScatterElementRows && numel <= std::int64_t{UINT32_MAX}) {
+  if (S == 1 && rows >= kScatterElementRows && numel > 0 && numel <= std::int64_t{UINT32_MAX}) {
     return scatter_host_elements<Op>(out, source, numel, g, indices, rows, updates, extents, linear,
                                      check, threads);
   }
