@@ -85,8 +85,12 @@ def machine_header(meta):
         f"- Load average (1, 5, 15 min): {', '.join(f'{x:.2f}' for x in load_before)} before, "
         f"{', '.join(f'{x:.2f}' for x in load_after)} after",
         f"- Settings: `--benchmark_min_time={meta['min_time']} "
-        f"--benchmark_repetitions={meta['repetitions']}`, fastest repetition kept; tessera "
-        f"and every peer built as `{meta['build_type']}`",
+        f"--benchmark_repetitions={meta['repetitions']}"
+        + (" --benchmark_enable_random_interleaving=true`" if meta.get("interleave") else "`")
+        + ", fastest repetition kept"
+        + (" (repetitions of all cases interleaved in random order)" if meta.get("interleave")
+           else "")
+        + f"; tessera and every peer built as `{meta['build_type']}`",
     ]
     if busy:
         lines.append("- **These numbers were taken under load** (load average before the run "
@@ -116,6 +120,11 @@ def run_binary(build, name, bench_filter, args, out_dir):
     cmd = [exe, "--benchmark_format=json", f"--benchmark_out={path}",
            "--benchmark_out_format=json", f"--benchmark_min_time={args.min_time}",
            f"--benchmark_repetitions={args.repetitions}"]
+    if args.interleave:
+        # Each repetition of every case runs at a random point of the whole run, so a slow
+        # spell of a shared machine spreads over tessera and its peers instead of landing on
+        # whichever case was running (the fastest repetition of each is kept).
+        cmd.append("--benchmark_enable_random_interleaving=true")
     if bench_filter:
         cmd.append(f"--benchmark_filter={bench_filter}")
     t0 = time.time()
@@ -214,6 +223,9 @@ def main():
                         help="do not run anything; use the JSON files in --json-dir")
     parser.add_argument("--min-time", type=float, default=0.1)
     parser.add_argument("--repetitions", type=int, default=3)
+    parser.add_argument("--no-interleave", dest="interleave", action="store_false",
+                        help="run each case's repetitions back to back instead of interleaving "
+                        "the repetitions of all cases in random order")
     parser.add_argument("--only", default="", help="comma-separated binaries to run")
     args = parser.parse_args()
     json_dir = args.json_dir or os.path.join(args.build, "bench-report")
@@ -227,7 +239,7 @@ def main():
             "omp_num_threads": os.environ.get("OMP_NUM_THREADS", "unset"),
             "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", "unset"),
             "min_time": args.min_time, "repetitions": args.repetitions,
-            "build_type": cmake_build_type(args.build)}
+            "interleave": args.interleave, "build_type": cmake_build_type(args.build)}
     runs = []
     for name, title, page, bench_filter, _ in BINARIES:
         if only and name not in only:
