@@ -15,8 +15,10 @@
 #include "tessera/core/tensor_view.hpp"
 
 #if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP
+#include <omp.h>
 #include <thrust/system/omp/execution_policy.h>
 #elif TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_TBB
+#include <tbb/task_arena.h>
 #include <thrust/system/tbb/execution_policy.h>
 #else
 #include <thrust/system/cpp/execution_policy.h>
@@ -32,6 +34,17 @@ inline auto host_policy() {
   return thrust::tbb::par;
 #else
   return thrust::cpp::par;
+#endif
+}
+
+/// Threads the host policy runs on (1 on Thrust's serial system).
+inline std::int64_t host_thread_count() {
+#if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP
+  return std::max(1, omp_get_max_threads());
+#elif TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_TBB
+  return std::max(1, tbb::this_task_arena::max_concurrency());
+#else
+  return 1;
 #endif
 }
 
@@ -108,16 +121,37 @@ struct HostExecutor {
   /// Elements per task: large enough to amortise scheduling, small enough to balance 2+ cores.
   static constexpr std::int64_t kBlock = std::int64_t{1} << 15;
 
+  /// How an elementwise kernel splits n elements: blocks of about kBlock, their count a
+  /// multiple of the thread count (when there is more than one), so that the host system's
+  /// static split hands every thread the same number of elements: 1e6 elements in 31 blocks
+  /// left one thread 16 and the other 15, 3 % of the time. Reductions keep fixed kBlock
+  /// blocks: their summation order depends on the size alone.
+  struct Blocks {
+    std::int64_t count;
+    std::int64_t size;
+  };
+  static Blocks blocks_of(std::int64_t n) {
+    std::int64_t count = (n + kBlock - 1) / kBlock;
+    if (count > 1) {
+      const std::int64_t threads = host_thread_count();
+      count = (count + threads - 1) / threads * threads;
+    }
+    const std::int64_t size = count > 0 ? (n + count - 1) / count : kBlock;
+    return {size > 0 ? (n + size - 1) / size : 0, size};
+  }
+
   /// out[i] = Out(k(i)) for every element of out.
   template <class Out, class K>
   static void run(const TensorView<Out>& out, const K& k, bool linear) {
     const std::int64_t n = out.numel();
-    const std::int64_t blocks = (n + kBlock - 1) / kBlock;
+    const Blocks split = blocks_of(n);
+    const std::int64_t blocks = split.count;
+    const std::int64_t block = split.size;
     if (linear) {
       Out* const data = out.data;
-      host_parallel_for(blocks, [data, k, n](std::int64_t b) {
-        const std::int64_t begin = b * kBlock;
-        const std::int64_t end = std::min(n, begin + kBlock);
+      host_parallel_for(blocks, [data, k, n, block](std::int64_t b) {
+        const std::int64_t begin = b * block;
+        const std::int64_t end = std::min(n, begin + block);
         TESSERA_UNROLL_4
         for (std::int64_t i = begin; i < end; ++i) data[i] = static_cast<Out>(k.linear(i));
       });
@@ -136,9 +170,9 @@ struct HostExecutor {
         run_rows(out, k, extents);
       }
     } else {
-      host_parallel_for(blocks, [out, k, n, extents](std::int64_t b) {
-        const std::int64_t begin = b * kBlock;
-        const std::int64_t end = std::min(n, begin + kBlock);
+      host_parallel_for(blocks, [out, k, n, extents, block](std::int64_t b) {
+        const std::int64_t begin = b * block;
+        const std::int64_t end = std::min(n, begin + block);
         std::int64_t index[kMaxDims] = {};
         extents.unravel(begin, index);
         for (std::int64_t i = begin; i < end; ++i) {
@@ -167,7 +201,9 @@ struct HostExecutor {
   template <class Out, class K>
   static void run_rows(const TensorView<Out>& out, const K& k, const Extents& extents) {
     const std::int64_t n = extents.numel();
-    const std::int64_t blocks = (n + kBlock - 1) / kBlock;
+    const Blocks split = blocks_of(n);
+    const std::int64_t blocks = split.count;
+    const std::int64_t block = split.size;
     const int last = extents.ndim - 1;
     const std::int64_t out_step = out.strides[last];
     K probe = k;
@@ -175,7 +211,8 @@ struct HostExecutor {
     probe.seek(origin);
     const bool unit = out_step == 1 && probe.unit();
     const bool tiled = !unit && extents.ndim >= 2 && extents.shape[last] >= kTileColumns;
-    host_parallel_for(blocks, [out, k, n, extents, last, out_step, unit, tiled](std::int64_t b) {
+    host_parallel_for(blocks, [out, k, n, extents, last, out_step, unit, tiled,
+                               block](std::int64_t b) {
       K cursor = k;
       // Writes row segment [first, stop) of the row at `index`.
       auto write = [&](const std::int64_t* index, std::int64_t first, std::int64_t stop) {
@@ -192,8 +229,8 @@ struct HostExecutor {
             row[j * out_step] = static_cast<Out>(cursor.inner(j));
         }
       };
-      const std::int64_t begin = b * kBlock;
-      const std::int64_t end = std::min(n, begin + kBlock);
+      const std::int64_t begin = b * block;
+      const std::int64_t end = std::min(n, begin + block);
       if (!tiled) {
         for_each_row_segment(extents, begin, end, write);
         return;
