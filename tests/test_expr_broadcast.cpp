@@ -289,37 +289,38 @@ TEST(ExprRows, BlocksSplittingRowsMatchElementwiseReference) {
   }
 }
 
-// Strided operands and outputs with rows of 128+ elements are walked in tiles of 16 rows by
+// Strided operands and outputs with rows of 2048+ elements are walked in tiles of 16 rows by
 // 128 columns: tiles whose rows cross an outer index (rows of 7 per outer index), partial
-// column tiles (130 = 128 + 2), rows split by block edges, and a strided output.
+// column tiles (2050 = 16 * 128 + 2), rows split by block edges, and a strided output.
 TEST(ExprRows, TiledWalkMatchesElementwiseReference) {
   std::mt19937_64 rng(13);
   const auto make = [&](const ts::Shape& shape) {
     return ts::Tensor<float>::from_vector(random_values<float>(shape.numel(), rng), shape);
   };
-  const auto cube = make({130, 7, 9}).transpose(0, 2);  // (9, 7, 130), inner step 63
-  const auto plane = make({7, 130});                    // broadcast over the first dim
+  const auto cube = make({2050, 7, 3}).transpose(0, 2);  // (3, 7, 2050), inner step 21
+  const auto plane = make({7, 2050});                    // broadcast over the first dim
   const ts::Tensor<float> sum = cube * 3.0f - plane;
   const auto cv = values_via_at(cube);
   const auto pv = plane.to_vector();
   const auto sv = sum.to_vector();
   ASSERT_EQ(sv.size(), cv.size());
-  for (std::size_t i = 0; i < cv.size(); ++i)
-    ASSERT_EQ(sv[i], cv[i] * 3.0f - pv[i % (7 * 130)]) << i;
+  for (std::size_t i = 0; i < cv.size(); ++i) {
+    ASSERT_EQ(sv[i], cv[i] * 3.0f - pv[i % (7 * 2050)]) << i;
+  }
 
-  // (300, 700) transposed plus a row, into every other column of a (700, 600) tensor.
-  const auto wide = make({300, 700});
-  const auto row = make({300});
-  auto target = ts::Tensor<float>::zeros({700, 600});
-  auto every_other = target.slice(1, 0, 600, 2);  // (700, 300), inner step 2
-  every_other = wide.transpose(0, 1) + row;
+  // (2100, 40) transposed plus a row, into every other column of a (40, 4200) tensor.
+  const auto tall = make({2100, 40});
+  const auto row = make({2100});
+  auto target = ts::Tensor<float>::zeros({40, 4200});
+  auto every_other = target.slice(1, 0, 4200, 2);  // (40, 2100), inner step 2
+  every_other = tall.transpose(0, 1) + row;
   const auto all = target.to_vector();
-  const auto wv = wide.to_vector();
+  const auto tv = tall.to_vector();
   const auto rv = row.to_vector();
   for (std::size_t i = 0; i < all.size(); ++i) {
-    const std::size_t r = i / 600;
-    const std::size_t c = i % 600;
-    ASSERT_EQ(all[i], c % 2 == 0 ? wv[(c / 2) * 700 + r] + rv[c / 2] : 0.0f) << i;
+    const std::size_t r = i / 4200;
+    const std::size_t c = i % 4200;
+    ASSERT_EQ(all[i], c % 2 == 0 ? tv[(c / 2) * 40 + r] + rv[c / 2] : 0.0f) << i;
   }
 }
 

@@ -190,13 +190,18 @@ struct HostExecutor {
   /// Columns per tile of the strided walk: the tile's lines (one per column of a transposed
   /// operand) stay in L1 while its rows are walked.
   static constexpr std::int64_t kTileColumns = 128;
+  /// Rows shorter than this are walked whole: the lines a transposed operand needs for one row
+  /// (one per element, 64 KiB for 1000) stay in L2 until the next row, and tiles measured
+  /// 1.07-1.41x the hand-written loop's time at 1000x1000 while making 3162x3162 2.7x faster.
+  static constexpr std::int64_t kTileMinRow = 2048;
 
   /// The strided/broadcast case, row by row: per row segment of a block, one `seek` and the
   /// output row's offset, then a loop along the innermost dimension with one multiply per
   /// operand (instead of a full offset per operand and element). Rows where the output and
   /// every operand have unit steps (e.g. a row vector broadcast over rows) get their own loop,
-  /// which the compiler vectorises. Otherwise (a transposed operand or output) a block's rows
-  /// are walked in tiles of kTileRows rows by kTileColumns columns, so that each cache line a
+  /// which the compiler vectorises. Otherwise (a transposed operand or output, rows of at
+  /// least kTileMinRow) a block's rows are walked in tiles of kTileRows rows by kTileColumns
+  /// columns, so that each cache line a
   /// strided operand brings in serves the next rows too instead of being evicted first.
   template <class Out, class K>
   static void run_rows(const TensorView<Out>& out, const K& k, const Extents& extents) {
@@ -210,7 +215,7 @@ struct HostExecutor {
     const std::int64_t origin[kMaxDims] = {};
     probe.seek(origin);
     const bool unit = out_step == 1 && probe.unit();
-    const bool tiled = !unit && extents.ndim >= 2 && extents.shape[last] >= kTileColumns;
+    const bool tiled = !unit && extents.ndim >= 2 && extents.shape[last] >= kTileMinRow;
     host_parallel_for(blocks, [out, k, n, extents, last, out_step, unit, tiled,
                                block](std::int64_t b) {
       K cursor = k;
