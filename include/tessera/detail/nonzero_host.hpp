@@ -111,8 +111,8 @@ std::uint64_t nonzero_mask_chunk(const K& k, std::int64_t i) {
 
 /// Output size from which the dense rows are written with non-temporal stores: far past what
 /// any cache keeps, such an output only costs bandwidth, and a plain store first reads the line
-/// it writes (a 4000x4000 input at 99 % writes 253 MB: 22 ms with plain stores, ~12 ms
-/// streaming, on 2 cores here).
+/// it writes (a 4000x4000 input at 99 % writes 253 MB: 22 ms with plain stores, 13-19 ms
+/// streaming, on the 2-core build machine).
 inline constexpr std::int64_t kNonzeroStreamBytes = std::int64_t{32} << 20;
 
 /// Stores one index: with `Stream`, non-temporal (the line bypasses the caches; written in
@@ -183,7 +183,7 @@ std::int64_t nonzero_write_run(const K& k, bool linear, std::int64_t* index, int
 #if TESSERA_NONZERO_STREAM_STORES
       if constexpr (Stream && Rank == 2) {
         // (row, column) pairs, contiguous and 16-byte aligned: one 16-byte store per row, and
-        // a chunk of nonzeros only (most of them at high density) as a run of such stores.
+        // a chunk of 64 nonzeros (most chunks at high density) as a run of such stores.
         if (cs == 1 && rs == 2 && reinterpret_cast<std::uintptr_t>(data) % 16 == 0) {
           const __m128i next_column = _mm_set_epi64x(1, 0);
           for (; i + kNonzeroChunk <= end && row < row_end; i += kNonzeroChunk) {

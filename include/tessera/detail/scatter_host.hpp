@@ -185,7 +185,9 @@ struct ScatterParts {
       bound[static_cast<std::size_t>(p)] = lo;
     }
   }
-  std::int64_t of(std::int64_t at) const {
+  std::int64_t of(std::int64_t at) const { return part_of(mult, at); }
+  /// The part of element `at` for a split's `mult` (what the filers carry instead of the split).
+  static std::int64_t part_of(std::uint64_t mult, std::int64_t at) {
     return static_cast<std::int64_t>((static_cast<std::uint64_t>(at) * mult) >> 32);
   }
 };
@@ -213,8 +215,8 @@ struct ScatterTwoListFiler {
 };
 
 /// Filing for any number of parts, the first of two passes over a block: the pairs go in row
-/// order to a staging list, and each part's pairs are counted. The second pass
-/// (scatter_file_staged) moves them to their part's list; both passes stay in L1/L2.
+/// order to a staging list, and each part's pairs are counted. The second pass (in
+/// scatter_host_elements) moves them to their part's list; both passes stay in L1/L2.
 template <class T>
 struct ScatterStagingFiler {
   ScatterPair<T>* next;  ///< the staging list's end
@@ -223,7 +225,7 @@ struct ScatterStagingFiler {
 
   void operator()(std::int64_t at, T u) {
     *next++ = ScatterPair<T>{static_cast<std::uint32_t>(at), u};
-    ++counts[(static_cast<std::uint64_t>(at) * mult) >> 32];
+    ++counts[ScatterParts::part_of(mult, at)];
   }
 };
 
@@ -241,10 +243,10 @@ struct ScatterStagingFiler {
 /// 2. each thread applies one part's lists, block by block in index order, after the head
 ///    (every output element still sees its updates in index order).
 /// Per row filed, that is 1/P of a read-modify-write on the critical path instead of one, with
-/// no sorting and one atomic add per block, and in phase 2 each thread's read-modify-writes
-/// stay in its part of the output (1/P of it, in its own cache). Rounds keep a round's lists
-/// in the last-level cache between filing and applying. With one thread the head applies every
-/// row: the sequential loop. With two parts the filer writes two lists at once
+/// no sorting and two atomic adds per claimed block, and in phase 2 each thread's
+/// read-modify-writes stay in its part of the output (1/P of it, in its own cache). Rounds keep a
+/// round's lists in the last-level cache between filing and applying. With one thread the head
+/// applies every row: the sequential loop. With two parts the filer writes two lists at once
 /// (ScatterTwoListFiler); with more, it stages and counts a block, then moves it (two passes
 /// over a block in cache). The walk keeps its list ends in registers (it works on a local copy
 /// of its body), and the read-modify-writes prefetch their element kScatterPrefetchRows ahead.
@@ -256,8 +258,8 @@ template <class Op, class T, class Index, class K>
 std::int64_t scatter_host_elements(T* out, const T* source, std::int64_t numel,
                                    const ScatterGeometry& g, const Index* indices,
                                    std::int64_t rows, const K& updates, const Extents& extents,
-                                   bool linear, bool check, int threads) {
-  const std::int64_t workers = std::max(1, threads);
+                                   bool linear, bool check) {
+  const std::int64_t workers = host_thread_count();
   const ScatterParts parts(workers, numel);
   const bool in_place_check = check && source == nullptr;
   const bool via_copy = in_place_check && numel * static_cast<std::int64_t>(sizeof(T)) * 4 <=
@@ -306,9 +308,10 @@ std::int64_t scatter_host_elements(T* out, const T* source, std::int64_t numel,
     return scatter_for_element_rows<T>(g, indices, begin, end, rows, updates, extents, linear,
                                        check, prefetch ? target : nullptr, bad, body);
   };
-  // Files rows [lo, hi) of block j (region pairs + base) into its part lists.
+  // Files rows [lo, hi) of block j of the round into its part lists, in its region of `pairs`.
   auto file_block = [&](std::size_t filer, std::int64_t j, std::int64_t lo, std::int64_t hi,
-                        std::int64_t base, std::int64_t& bad) {
+                        std::int64_t& bad) {
+    const std::int64_t base = j * kScatterClaimRows;
     ScatterPair<T>* const region = pairs + base;
     std::array<std::int64_t, 2>* const list = lists.data() + static_cast<std::size_t>(j) * P;
     if (!staged) {
@@ -330,8 +333,7 @@ std::int64_t scatter_host_elements(T* out, const T* source, std::int64_t numel,
       at += count[p];
     }
     for (const ScatterPair<T>* s = stage; s != end.next; ++s) {
-      const std::size_t p = (std::uint64_t{s->offset} * parts.mult) >> 32;
-      pairs[list[p][1]++] = *s;
+      pairs[list[ScatterParts::part_of(parts.mult, s->offset)][1]++] = *s;
     }
   };
   // The pairs of one list in order, prefetching ahead.
@@ -375,15 +377,13 @@ std::int64_t scatter_host_elements(T* out, const T* source, std::int64_t numel,
         const std::int64_t lo = begin + j * kScatterClaimRows;
         std::int64_t block_bad = rows;
         file_block(static_cast<std::size_t>(worker), j, lo, std::min(end, lo + kScatterClaimRows),
-                   j * kScatterClaimRows, block_bad);
+                   block_bad);
         bad = std::min(bad, block_bad);
         if (check && block_bad < rows) break;  // abandoned
       }
     });
-    if (lowest_bad == rows) {
-      // The head's rows come before every filer's.
-      lowest_bad = bad_of[0] < rows ? bad_of[0] : *std::min_element(bad_of.begin(), bad_of.end());
-    }
+    // The earliest round's lowest bad row: the threads' blocks never overlap.
+    if (lowest_bad == rows) lowest_bad = *std::min_element(bad_of.begin(), bad_of.end());
     if (check && lowest_bad < rows) return lowest_bad;  // `target` is a copy, or dropped
     const bool last = end == rows;
     if (!filing && !(last && via_copy)) continue;
@@ -391,7 +391,7 @@ std::int64_t scatter_host_elements(T* out, const T* source, std::int64_t numel,
       const auto p = static_cast<std::size_t>(part);
       // The upper list of two parts was written downwards: it is applied backwards.
       const bool downwards = !staged && part == 1;
-      for (std::int64_t j = head_blocks; filing && j < blocks; ++j) {
+      for (std::int64_t j = head_blocks; j < blocks; ++j) {
         const auto& list = lists[static_cast<std::size_t>(j) * P + p];
         if (downwards) {
           apply_list(pairs + list[1] - 1, list[1] - list[0], -1);
@@ -417,11 +417,11 @@ std::int64_t scatter_host_elements(T* out, const T* source, std::int64_t numel,
 template <class Op, class T, class Index, class K>
 std::int64_t scatter_host(T* out, const T* source, std::int64_t numel, const ScatterGeometry& g,
                           const Index* indices, std::int64_t rows, const K& updates,
-                          const Extents& extents, bool linear, bool check, int threads) {
+                          const Extents& extents, bool linear, bool check) {
   const std::int64_t S = g.slice_size;
   if (S == 1 && rows >= kScatterElementRows && numel > 0 && numel <= std::int64_t{UINT32_MAX}) {
     return scatter_host_elements<Op>(out, source, numel, g, indices, rows, updates, extents, linear,
-                                     check, threads);
+                                     check);
   }
   if (check && source == nullptr) {
     const std::int64_t bad = scatter_first_bad_row_host(g, indices, rows);
@@ -429,7 +429,7 @@ std::int64_t scatter_host(T* out, const T* source, std::int64_t numel, const Sca
   }
   const std::int64_t work = rows * S + (source != nullptr ? numel : 0);
   const std::int64_t parts =
-      std::max<std::int64_t>(1, std::min<std::int64_t>(threads, work / kScatterSerialWork));
+      std::max<std::int64_t>(1, std::min(host_thread_count(), work / kScatterSerialWork));
   if (S == 1 && parts == 1) {
     // One thread, element updates: the sequential loop itself, with its misses overlapped.
     if (source != nullptr) std::copy(source, source + numel, out);

@@ -201,8 +201,8 @@ struct HostExecutor {
   /// every operand have unit steps (e.g. a row vector broadcast over rows) get their own loop,
   /// which the compiler vectorises. Otherwise (a transposed operand or output, rows of at
   /// least kTileMinRow) a block's rows are walked in tiles of kTileRows rows by kTileColumns
-  /// columns, so that each cache line a
-  /// strided operand brings in serves the next rows too instead of being evicted first.
+  /// columns, so that each cache line a strided operand brings in serves the next rows too
+  /// instead of being evicted first.
   template <class Out, class K>
   static void run_rows(const TensorView<Out>& out, const K& k, const Extents& extents) {
     const std::int64_t n = extents.numel();

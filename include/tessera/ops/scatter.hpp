@@ -57,8 +57,6 @@ void check_scatter_device(const char* op, const char* what, Device got, Device e
 [[noreturn]] void raise_scatter_out_of_bounds(const char* op, const Shape& indices,
                                               std::int64_t row, const std::int64_t* values,
                                               const Shape& tensor);
-/// Threads of the host system (one output range each).
-int scatter_host_threads();
 
 namespace host_ops {
 /// The host kernel over a tensor of updates, instantiated once in the library
@@ -203,10 +201,10 @@ Tensor<T> scatter_nd_run(const Tensor<T>& tensor, const Tensor<Index>& indices_o
         bad = host_ops::scatter_nd<T, Index>(Op::id, out.data(), source, numel, g, indices.data(),
                                              rows, updates.view(), check);
       } else {
-        bad = scatter_host<Op>(
-            out.data(), source, numel, g, indices.data(), rows,
-            expr_bind(updates_operand, updates_shape), Extents::of(updates_shape),
-            expr_linear(updates_operand, updates_shape), check, scatter_host_threads());
+        bad =
+            scatter_host<Op>(out.data(), source, numel, g, indices.data(), rows,
+                             expr_bind(updates_operand, updates_shape), Extents::of(updates_shape),
+                             expr_linear(updates_operand, updates_shape), check);
       }
       // In place the kernel wrote nothing; out of place `out` is dropped unseen.
       if (check && bad < rows) raise_scatter_row(op, indices, bad, indices_shape, tensor.shape());

@@ -4,28 +4,10 @@
 
 #include "tessera/ops/scatter.hpp"
 #include "backend/view_kernel.hpp"
-#include "tessera/config.hpp"
 #include "tessera/detail/scatter_host.hpp"
 #include "tessera/tensor.hpp"
 
-#if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP
-#include <omp.h>
-#elif TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_TBB
-#include <tbb/task_arena.h>
-#endif
-
 namespace tessera::detail {
-
-int scatter_host_threads() {
-#if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP
-  return omp_get_max_threads();
-#elif TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_TBB
-  return tbb::this_task_arena::max_concurrency();
-#else
-  return 1;
-#endif
-}
-
 namespace host_ops {
 
 template <class T, class Index>
@@ -35,14 +17,12 @@ std::int64_t scatter_nd(ScatterOpId op, T* out, const T* source, std::int64_t nu
   const auto k = leaf_kernel_of(updates);
   const Extents extents = Extents::of_view(updates);
   const bool linear = updates.is_contiguous();
-  const int threads = scatter_host_threads();
   return with_scatter_op(op, [&](auto functor) -> std::int64_t {
     using Op = decltype(functor);
     if constexpr (std::is_same_v<T, bool> && !std::is_same_v<Op, scatter_ops::Update>) {
       return rows;  // unreachable: scatter.hpp rejects arithmetic on bool at compile time
     } else {
-      return scatter_host<Op>(out, source, numel, g, indices, rows, k, extents, linear, check,
-                              threads);
+      return scatter_host<Op>(out, source, numel, g, indices, rows, k, extents, linear, check);
     }
   });
 }
