@@ -17,12 +17,16 @@
 #if defined(TESSERA_UNROLL_4)
 // Defined by the user (e.g. empty, to compare against the compiler's own choice).
 #elif defined(__CUDACC__)
+/// Loop-unroll hint for the host executor's unit-stride loops (see above); empty under nvcc.
 #define TESSERA_UNROLL_4
 #elif defined(__clang__)
+/// Loop-unroll hint for the host executor's unit-stride loops (see above): `unroll 4`.
 #define TESSERA_UNROLL_4 _Pragma("unroll 4")
 #elif defined(__GNUC__)
+/// Loop-unroll hint for the host executor's unit-stride loops (see above): `GCC unroll 4`.
 #define TESSERA_UNROLL_4 _Pragma("GCC unroll 4")
 #else
+/// Loop-unroll hint for the host executor's unit-stride loops (see above); empty here.
 #define TESSERA_UNROLL_4
 #endif
 
