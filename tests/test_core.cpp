@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <list>
 #include <sstream>
 #include <type_traits>
 
@@ -34,6 +35,46 @@ TEST(Shape, BehavesLikeATuple) {
   EXPECT_EQ(ts::Shape{7}.str(), "(7,)");
   EXPECT_EQ(ts::Shape{}.str(), "()");
   EXPECT_EQ(ts::Shape{}.numel(), 1);
+}
+
+// Up to kMaxDims extents are stored inline and longer shapes spill to the heap: both kinds must
+// compare, copy, print and mutate alike, and a long one must still reach the factories' check.
+TEST(Shape, InlineAndSpilledShapesBehaveAlike) {
+  const std::vector<std::int64_t> eight{1, 2, 3, 4, 5, 6, 7, 8};
+  const std::vector<std::int64_t> nine{1, 2, 3, 4, 5, 6, 7, 8, 9};
+  const ts::Shape a(eight);
+  const ts::Shape b(nine);
+  EXPECT_EQ(a.size(), 8u);
+  EXPECT_EQ(b.size(), 9u);
+  EXPECT_EQ(a.vec(), eight);
+  EXPECT_EQ(b.vec(), nine);
+  EXPECT_EQ(b.back(), 9);
+  EXPECT_EQ(b.numel(), 362880);
+  EXPECT_EQ(b.str(), "(1, 2, 3, 4, 5, 6, 7, 8, 9)");
+  EXPECT_FALSE(a == b);
+  ts::Shape c = b;  // copy of a spilled shape, then mutated: the original keeps its extents
+  c[8] = 10;
+  EXPECT_EQ(b[8], 9);
+  EXPECT_EQ(c[8], 10);
+  c = a;  // a spilled shape assigned an inline one
+  EXPECT_EQ(c, a);
+  EXPECT_EQ(c.size(), 8u);
+  ts::Shape d = a;
+  d[0] = 9;
+  EXPECT_FALSE(d == a);
+  // A prefix equal in the inline slots is not equality: sizes differ.
+  EXPECT_FALSE((ts::Shape{2, 3}) == (ts::Shape{2, 3, 0}));
+  EXPECT_FALSE((ts::Shape{}) == (ts::Shape{0}));
+  // From iterators of other integer types and of non-contiguous ranges.
+  const std::vector<int> ints{4, 5, 6};
+  EXPECT_EQ(ts::Shape(ints.begin(), ints.end()), (ts::Shape{4, 5, 6}));
+  const std::list<std::int64_t> listed(nine.begin(), nine.end());
+  EXPECT_EQ(ts::Shape(listed.begin(), listed.end()), b);
+  EXPECT_EQ(ts::Shape::filled(3, 7), (ts::Shape{7, 7, 7}));
+  EXPECT_EQ(ts::Shape::filled(9, 1).numel(), 1);
+  EXPECT_EQ(ts::Shape::filled(0, 5), ts::Shape{});
+  EXPECT_THROW(ts::Tensor<float>::zeros(b), ts::ShapeError);
+  EXPECT_EQ(ts::Tensor<float>::zeros(a).shape(), a);
 }
 
 TEST(DType, PromotionFollowsPyTorch) {

@@ -15,8 +15,8 @@ namespace tessera {
 std::string Shape::str() const {
   std::ostringstream os;
   os << '(';
-  for (std::size_t i = 0; i < dims_.size(); ++i) os << (i ? ", " : "") << dims_[i];
-  if (dims_.size() == 1) os << ',';
+  for (std::size_t i = 0; i < size(); ++i) os << (i ? ", " : "") << (*this)[i];
+  if (size() == 1) os << ',';
   os << ')';
   return os.str();
 }
@@ -26,13 +26,13 @@ std::ostream& operator<<(std::ostream& os, const Shape& shape) { return os << sh
 Shape detail::contiguous_strides(const Shape& shape) {
   // In unsigned arithmetic: a zero-element shape such as (0, 2^40, 2^40) has a product of outer
   // strides beyond int64, which must not overflow (no element is ever addressed through it).
-  std::vector<std::int64_t> strides(shape.size());
+  Shape strides = shape;
   std::uint64_t stride = 1;
   for (std::size_t d = shape.size(); d-- > 0;) {
     strides[d] = static_cast<std::int64_t>(stride);
     stride *= static_cast<std::uint64_t>(std::max<std::int64_t>(shape[d], 1));
   }
-  return Shape(std::move(strides));
+  return strides;
 }
 
 void detail::check_shape(const char* op, const Shape& shape, std::size_t element_size) {

@@ -13,8 +13,9 @@ namespace tessera::detail {
 
 /// The broadcast of two shapes (NumPy rules); ShapeError naming `op` and both shapes otherwise.
 inline Shape broadcast_shapes(std::string_view op, const Shape& a, const Shape& b) {
+  if (a == b) return a;
   const std::size_t n = std::max(a.size(), b.size());
-  std::vector<std::int64_t> out(n);
+  Shape out = Shape::filled(n, 0);
   for (std::size_t i = 0; i < n; ++i) {
     const std::int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
     const std::int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
@@ -23,7 +24,7 @@ inline Shape broadcast_shapes(std::string_view op, const Shape& a, const Shape& 
     }
     out[i] = da == 1 ? db : da;
   }
-  return Shape(std::move(out));
+  return out;
 }
 
 /// Strides that read a tensor of `shape`/`strides` at every index of `out` (right-aligned;
