@@ -324,6 +324,66 @@ TEST(ExprRows, TiledWalkMatchesElementwiseReference) {
   }
 }
 
+// Rows with a contiguous output and a strided operand run one loop per pattern of contiguous
+// operands (for expressions of up to two operand tensors). Every pattern of two operands drawn
+// from contiguous, transposed, broadcast along the row (step 0) and every-other-column (step 2),
+// in both orders, with a cast and a unary op on top, against the elementwise reference.
+TEST(ExprRows, EveryPatternOfContiguousOperandsMatchesReference) {
+  std::mt19937_64 rng(17);
+  const auto make = [&](const ts::Shape& shape) {
+    return ts::Tensor<float>::from_vector(random_values<float>(shape.numel(), rng), shape);
+  };
+  constexpr std::int64_t kRows = 37;
+  constexpr std::int64_t kCols = 301;  // not a multiple of the vector width
+  const std::vector<ts::Tensor<float>> layouts = {
+      make({kRows, kCols}),                                // contiguous
+      make({kCols, kRows}).transpose(0, 1),                // inner step kRows
+      make({kRows, 1}),                                    // broadcast: inner step 0
+      make({kRows, 2 * kCols}).slice(1, 1, 2 * kCols, 2),  // inner step 2
+  };
+  // Each layout's values at the (kRows, kCols) positions of the result.
+  // (Two broadcast operands give a (kRows, 1) result, expanded alike.)
+  const auto expanded = [&]<class T>(const ts::Tensor<T>& t) {
+    const auto v = values_via_at(t);
+    if (t.shape()[1] == kCols) return v;
+    std::vector<T> wide;
+    for (std::int64_t r = 0; r < kRows; ++r) wide.insert(wide.end(), kCols, v[r]);
+    return wide;
+  };
+  for (std::size_t i = 0; i < layouts.size(); ++i) {
+    for (std::size_t j = 0; j < layouts.size(); ++j) {
+      const auto& a = layouts[i];
+      const auto& b = layouts[j];
+      const auto av = expanded(a);
+      const auto bv = expanded(b);
+      const ts::Tensor<float> sum = a * 2.0f - b;
+      const ts::Tensor<double> cast = ts::cast<double>(ts::abs(b)) + ts::cast<double>(a);
+      const auto sv = expanded(sum);
+      const auto cv = expanded(cast);
+      ASSERT_EQ(sv.size(), av.size());
+      ASSERT_EQ(cv.size(), av.size());
+      for (std::size_t k = 0; k < av.size(); ++k) {
+        ASSERT_EQ(sv[k], av[k] * 2.0f - bv[k]) << i << ' ' << j << ' ' << k;
+        ASSERT_EQ(cv[k], static_cast<double>(std::abs(bv[k])) + static_cast<double>(av[k]))
+            << i << ' ' << j << ' ' << k;
+      }
+    }
+    // One operand tensor and a scalar; and three operand tensors (more than get a loop each).
+    const auto& a = layouts[i];
+    const auto av = expanded(a);
+    const ts::Tensor<float> one = a + 1.0f;
+    const ts::Tensor<float> three = ts::where(a > 0.0f, a, layouts[1]) * layouts[2];
+    const auto ov = expanded(one);
+    const auto tv = expanded(three);
+    const auto t1 = expanded(layouts[1]);
+    const auto t2 = expanded(layouts[2]);
+    for (std::size_t k = 0; k < av.size(); ++k) {
+      ASSERT_EQ(ov[k], av[k] + 1.0f) << i << ' ' << k;
+      ASSERT_EQ(tv[k], (av[k] > 0.0f ? av[k] : t1[k]) * t2[k]) << i << ' ' << k;
+    }
+  }
+}
+
 TEST(ExprRows, ReductionsOfStridedAndBroadcastOperandsMatchReference) {
   std::mt19937_64 rng(11);
   const auto m =

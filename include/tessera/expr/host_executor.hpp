@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -195,6 +196,24 @@ struct HostExecutor {
   /// 1.07-1.41x the hand-written loop's time at 1000x1000 while making 3162x3162 2.7x faster.
   static constexpr std::int64_t kTileMinRow = 2048;
 
+  /// Kernels with at most this many leaves get one strided-row loop per pattern of contiguous
+  /// leaves (2^leaves loops); more would multiply the code of every such expression.
+  static constexpr int kMaskedLeaves = 2;
+
+  /// Calls f(std::integral_constant<unsigned, mask>) for a runtime mask of `Leaves` bits.
+  template <int Leaves, unsigned M = 0, class F>
+  static void with_unit_mask(unsigned mask, const F& f) {
+    if constexpr (M + 1 < (1u << Leaves)) {
+      if (mask == M) {
+        f(std::integral_constant<unsigned, M>{});
+      } else {
+        with_unit_mask<Leaves, M + 1>(mask, f);
+      }
+    } else {
+      f(std::integral_constant<unsigned, M>{});
+    }
+  }
+
   /// The strided/broadcast case, row by row: per row segment of a block, one `seek` and the
   /// output row's offset, then a loop along the innermost dimension with one multiply per
   /// operand (instead of a full offset per operand and element). Rows where the output and
@@ -229,6 +248,20 @@ struct HostExecutor {
           TESSERA_UNROLL_4
           for (std::int64_t j = first; j < stop; ++j)
             row[j] = static_cast<Out>(cursor.inner_unit(j));
+        } else if constexpr (K::kLeaves <= kMaskedLeaves) {
+          if (out_step == 1) {
+            // A contiguous output row and some strided operand (a.T + b): one loop per
+            // pattern of contiguous operands, so that the compiler vectorises the stores and
+            // the contiguous operands' loads, as in a hand-written loop.
+            with_unit_mask<K::kLeaves>(cursor.template unit_mask<0>(), [&](auto mask) {
+              constexpr unsigned kMask = decltype(mask)::value;
+              for (std::int64_t j = first; j < stop; ++j)
+                row[j] = static_cast<Out>(cursor.template inner_masked<kMask, 0>(j));
+            });
+          } else {
+            for (std::int64_t j = first; j < stop; ++j)
+              row[j * out_step] = static_cast<Out>(cursor.inner(j));
+          }
         } else {
           for (std::int64_t j = first; j < stop; ++j)
             row[j * out_step] = static_cast<Out>(cursor.inner(j));
@@ -245,7 +278,8 @@ struct HostExecutor {
         std::int64_t first;
         std::int64_t stop;
       };
-      Segment tile[kTileRows];
+      // Initialised: nvcc warns (#549) that flush() may read it first, which it cannot prove.
+      Segment tile[kTileRows] = {};
       int rows = 0;
       auto flush = [&] {
         std::int64_t lo = tile[0].first;

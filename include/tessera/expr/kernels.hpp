@@ -46,6 +46,25 @@ struct LeafKernel {
   /// inner() when every operand's step is 1: a loop the compiler can vectorise.
   TESSERA_HD bool unit() const { return step == 1; }
   TESSERA_HD T inner_unit(std::int64_t j) const { return row[j]; }
+
+  /// Operands that read memory (leaves) under this kernel, numbered depth-first: bit `Bit` of
+  /// a mask is this leaf's.
+  static constexpr int kLeaves = 1;
+  /// Bit `Bit` set when this leaf's row is contiguous (after seek).
+  template <int Bit>
+  TESSERA_HD unsigned unit_mask() const {
+    return step == 1 ? (1u << Bit) : 0u;
+  }
+  /// inner(j) with the leaves whose bit is set in Mask read at unit step: a loop in which the
+  /// compiler knows which operands are contiguous (and vectorises their loads).
+  template <unsigned Mask, int Bit>
+  TESSERA_HD T inner_masked(std::int64_t j) const {
+    if constexpr (((Mask >> Bit) & 1u) != 0) {
+      return row[j];
+    } else {
+      return row[j * step];
+    }
+  }
 };
 
 /// A constant.
@@ -59,6 +78,15 @@ struct ScalarKernel {
   TESSERA_HD T inner(std::int64_t) const { return value; }
   TESSERA_HD bool unit() const { return true; }
   TESSERA_HD T inner_unit(std::int64_t) const { return value; }
+  static constexpr int kLeaves = 0;
+  template <int Bit>
+  TESSERA_HD unsigned unit_mask() const {
+    return 0u;
+  }
+  template <unsigned Mask, int Bit>
+  TESSERA_HD T inner_masked(std::int64_t) const {
+    return value;
+  }
 };
 
 /// Op(V(a)).
@@ -75,6 +103,15 @@ struct UnaryKernel {
   TESSERA_HD bool unit() const { return a.unit(); }
   TESSERA_HD V inner_unit(std::int64_t j) const {
     return Op::apply(static_cast<V>(a.inner_unit(j)));
+  }
+  static constexpr int kLeaves = A::kLeaves;
+  template <int Bit>
+  TESSERA_HD unsigned unit_mask() const {
+    return a.template unit_mask<Bit>();
+  }
+  template <unsigned Mask, int Bit>
+  TESSERA_HD V inner_masked(std::int64_t j) const {
+    return Op::apply(static_cast<V>(a.template inner_masked<Mask, Bit>(j)));
   }
 };
 
@@ -100,6 +137,16 @@ struct BinaryKernel {
   TESSERA_HD bool unit() const { return a.unit() && b.unit(); }
   TESSERA_HD R inner_unit(std::int64_t j) const {
     return Op::apply(static_cast<C>(a.inner_unit(j)), static_cast<C>(b.inner_unit(j)));
+  }
+  static constexpr int kLeaves = A::kLeaves + B::kLeaves;
+  template <int Bit>
+  TESSERA_HD unsigned unit_mask() const {
+    return a.template unit_mask<Bit>() | b.template unit_mask<Bit + A::kLeaves>();
+  }
+  template <unsigned Mask, int Bit>
+  TESSERA_HD R inner_masked(std::int64_t j) const {
+    return Op::apply(static_cast<C>(a.template inner_masked<Mask, Bit>(j)),
+                     static_cast<C>(b.template inner_masked<Mask, Bit + A::kLeaves>(j)));
   }
 };
 
@@ -128,6 +175,18 @@ struct WhereKernel {
   TESSERA_HD V inner_unit(std::int64_t j) const {
     return cond.inner_unit(j) ? static_cast<V>(a.inner_unit(j)) : static_cast<V>(b.inner_unit(j));
   }
+  static constexpr int kLeaves = Cond::kLeaves + A::kLeaves + B::kLeaves;
+  template <int Bit>
+  TESSERA_HD unsigned unit_mask() const {
+    return cond.template unit_mask<Bit>() | a.template unit_mask<Bit + Cond::kLeaves>() |
+           b.template unit_mask<Bit + Cond::kLeaves + A::kLeaves>();
+  }
+  template <unsigned Mask, int Bit>
+  TESSERA_HD V inner_masked(std::int64_t j) const {
+    return cond.template inner_masked<Mask, Bit>(j)
+               ? static_cast<V>(a.template inner_masked<Mask, Bit + Cond::kLeaves>(j))
+               : static_cast<V>(b.template inner_masked<Mask, Bit + Cond::kLeaves + A::kLeaves>(j));
+  }
 };
 
 /// U(a).
@@ -141,6 +200,15 @@ struct CastKernel {
   TESSERA_HD U inner(std::int64_t j) const { return static_cast<U>(a.inner(j)); }
   TESSERA_HD bool unit() const { return a.unit(); }
   TESSERA_HD U inner_unit(std::int64_t j) const { return static_cast<U>(a.inner_unit(j)); }
+  static constexpr int kLeaves = A::kLeaves;
+  template <int Bit>
+  TESSERA_HD unsigned unit_mask() const {
+    return a.template unit_mask<Bit>();
+  }
+  template <unsigned Mask, int Bit>
+  TESSERA_HD U inner_masked(std::int64_t j) const {
+    return static_cast<U>(a.template inner_masked<Mask, Bit>(j));
+  }
 };
 
 /// start + i * step (arange). Floating ranges compute in double (as PyTorch). Integers compute
