@@ -189,27 +189,18 @@ struct WhereKernel {
   }
 };
 
-/// U(a).
-template <class U, class A>
-struct CastKernel {
-  using value_type = U;
-  A a;
-  TESSERA_HD U at(const std::int64_t* index) const { return static_cast<U>(a.at(index)); }
-  TESSERA_HD U linear(std::int64_t i) const { return static_cast<U>(a.linear(i)); }
-  TESSERA_HD void seek(const std::int64_t* index) { a.seek(index); }
-  TESSERA_HD U inner(std::int64_t j) const { return static_cast<U>(a.inner(j)); }
-  TESSERA_HD bool unit() const { return a.unit(); }
-  TESSERA_HD U inner_unit(std::int64_t j) const { return static_cast<U>(a.inner_unit(j)); }
-  static constexpr int kLeaves = A::kLeaves;
-  template <int Bit>
-  TESSERA_HD unsigned unit_mask() const {
-    return a.template unit_mask<Bit>();
-  }
-  template <unsigned Mask, int Bit>
-  TESSERA_HD U inner_masked(std::int64_t j) const {
-    return static_cast<U>(a.template inner_masked<Mask, Bit>(j));
+/// The identity: UnaryKernel converts its operand to V before applying the op, so with this op
+/// it is the cast U(a).
+struct Convert {
+  template <class T>
+  TESSERA_HD static T apply(T a) {
+    return a;
   }
 };
+
+/// U(a).
+template <class U, class A>
+using CastKernel = UnaryKernel<Convert, U, A>;
 
 /// start + i * step (arange). Floating ranges compute in double (as PyTorch). Integers compute
 /// modulo 2^64: every element is in range, but i * step alone may not be
