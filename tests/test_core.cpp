@@ -73,6 +73,18 @@ TEST(Shape, InlineAndSpilledShapesBehaveAlike) {
   EXPECT_EQ(ts::Shape::filled(3, 7), (ts::Shape{7, 7, 7}));
   EXPECT_EQ(ts::Shape::filled(9, 1).numel(), 1);
   EXPECT_EQ(ts::Shape::filled(0, 5), ts::Shape{});
+  ts::Shape e = a;
+  e = b;  // an inline shape assigned a spilled one
+  EXPECT_EQ(e, b);
+  const ts::Shape& same = e;
+  e = same;  // self-assignment keeps the extents
+  EXPECT_EQ(e, b);
+  ts::Shape f = std::move(e);  // a move leaves the source a 0-d shape, the target the extents
+  EXPECT_EQ(f, b);
+  EXPECT_EQ(e, ts::Shape{});  // NOLINT(bugprone-use-after-move): the moved-from state is tested
+  e = std::move(f);
+  EXPECT_EQ(e, b);
+  EXPECT_EQ(f.size(), 0u);  // NOLINT(bugprone-use-after-move)
   EXPECT_THROW(ts::Tensor<float>::zeros(b), ts::ShapeError);
   EXPECT_EQ(ts::Tensor<float>::zeros(a).shape(), a);
 }

@@ -43,6 +43,30 @@ TEST(Expr, FusedArithmeticMatchesLoop) {
   EXPECT_EQ(a.to_vector(), (std::vector<float>{2, 4, 6, 3, 5, 7}));
 }
 
+// An expression holds its operands by value (it cannot dangle); a subexpression passed as a
+// temporary is moved into its parent instead of copied, so building `a * b + c` copies each
+// tensor handle once.
+TEST(Expr, OperandsPassedAsTemporariesAreMovedIntoTheNode) {
+  auto a = ts::Tensor<float>::ones({3});
+  const auto owners = [&] { return a.storage().use_count(); };
+  auto product = a * 2.0f;  // a named tensor is copied: a and the node own the memory
+  EXPECT_EQ(owners(), 2);
+  auto sum = std::move(product) + 1.0f;  // the node moves into its parent: still two owners
+  EXPECT_EQ(owners(), 2);
+  auto both = sum - a;  // a named node is copied, a named tensor too: two more owners
+  EXPECT_EQ(owners(), 4);
+  auto unary = ts::sqrt(std::move(sum));
+  auto cast = ts::cast<double>(std::move(unary));
+  auto picked = ts::where(a > 0.0f, std::move(cast), 0.0);  // one more copy: `a > 0.0f`
+  EXPECT_EQ(owners(), 5);
+  const double root = std::sqrt(3.0f);  // sqrt computes in float, the cast widens its result
+  EXPECT_EQ(ts::eval(picked).to_vector(), (std::vector<double>{root, root, root}));
+  EXPECT_EQ(ts::eval(both).to_vector(), (std::vector<float>{2, 2, 2}));
+  auto temporary = ts::Tensor<float>::full({2}, 4.0f) * ts::Tensor<float>::full({2}, 0.5f);
+  EXPECT_EQ(temporary.a.storage().use_count(), 1);  // the temporaries' handles moved in
+  EXPECT_EQ(ts::eval(temporary).to_vector(), (std::vector<float>{2, 2}));
+}
+
 // ---- arithmetic -----------------------------------------------------------------------------
 
 template <class C>

@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "tessera/core/extent_product.hpp"
@@ -31,6 +32,32 @@ inline constexpr int kMaxDims = 8;
 class Shape {
  public:
   Shape() = default;
+  /// Copies; allocates only for a shape longer than kMaxDims.
+  Shape(const Shape& other) : size_(other.size_), inline_(other.inline_) {
+    if (other.spilled()) spill_ = copy_of(other.spill_.get(), size_);
+  }
+  /// Moves; `other` is left a 0-d shape.
+  Shape(Shape&& other) noexcept
+      : size_(std::exchange(other.size_, 0)),
+        inline_(other.inline_),
+        spill_(std::move(other.spill_)) {}
+  /// Copy-assigns; allocates only for a shape longer than kMaxDims.
+  Shape& operator=(const Shape& other) {
+    if (this != &other) {
+      spill_ = other.spilled() ? copy_of(other.spill_.get(), other.size_) : nullptr;
+      size_ = other.size_;
+      inline_ = other.inline_;
+    }
+    return *this;
+  }
+  /// Move-assigns; `other` is left a 0-d shape.
+  Shape& operator=(Shape&& other) noexcept {
+    size_ = std::exchange(other.size_, 0);
+    inline_ = other.inline_;
+    spill_ = std::move(other.spill_);
+    return *this;
+  }
+  ~Shape() = default;
   /// The listed extents: `Shape{2, 3}`.
   Shape(std::initializer_list<std::int64_t> dims) { assign(dims.begin(), dims.size()); }
   /// From any range of integers, e.g. `Shape(v.begin(), v.end())`.
@@ -53,7 +80,8 @@ class Shape {
     if (n <= kInline) {
       std::fill_n(shape.inline_.begin(), n, value);
     } else {
-      shape.spill_.assign(n, value);
+      shape.spill_ = std::make_unique<std::int64_t[]>(n);
+      std::fill_n(shape.spill_.get(), n, value);
     }
     return shape;
   }
@@ -74,7 +102,7 @@ class Shape {
   const std::int64_t* end() const noexcept { return data() + size_; }
   /// The extents as a contiguous array of size().
   const std::int64_t* data() const noexcept {
-    return size_ <= kInline ? inline_.data() : spill_.data();
+    return spilled() ? spill_.get() : inline_.data();
   }
   /// The extents as a new vector.
   std::vector<std::int64_t> vec() const { return {begin(), end()}; }
@@ -90,27 +118,41 @@ class Shape {
 
   /// Same number of dimensions and same extents.
   friend bool operator==(const Shape& a, const Shape& b) noexcept {
-    return a.size_ == b.size_ && std::equal(a.begin(), a.end(), b.begin());
+    // A loop, not std::equal: for int64 that becomes a call to memcmp, which costs more than
+    // comparing the few extents of a real shape.
+    if (a.size_ != b.size_) return false;
+    const std::int64_t* x = a.data();
+    const std::int64_t* y = b.data();
+    for (std::size_t i = 0; i < a.size_; ++i) {
+      if (x[i] != y[i]) return false;
+    }
+    return true;
   }
 
  private:
   static constexpr std::size_t kInline = static_cast<std::size_t>(kMaxDims);
 
+  static std::unique_ptr<std::int64_t[]> copy_of(const std::int64_t* dims, std::size_t n) {
+    auto copy = std::make_unique<std::int64_t[]>(n);
+    std::copy(dims, dims + n, copy.get());
+    return copy;
+  }
+  bool spilled() const noexcept { return size_ > kInline; }
   void assign(const std::int64_t* dims, std::size_t n) {
     size_ = n;
     if (n <= kInline) {
       std::copy(dims, dims + n, inline_.begin());
     } else {
-      spill_.assign(dims, dims + n);
+      spill_ = copy_of(dims, n);
     }
   }
-  std::int64_t* mutable_data() noexcept {
-    return size_ <= kInline ? inline_.data() : spill_.data();
-  }
+  std::int64_t* mutable_data() noexcept { return spilled() ? spill_.get() : inline_.data(); }
 
   std::size_t size_ = 0;
   std::array<std::int64_t, kInline> inline_{};
-  std::vector<std::int64_t> spill_;  // the extents when there are more than kInline
+  // The extents when there are more than kInline (a pointer, not a vector: copying and
+  // destroying an empty vector cost real time on every copy of a tensor).
+  std::unique_ptr<std::int64_t[]> spill_;
 };
 
 /// Prints the shape as a Python tuple, e.g. "(2, 3)".

@@ -248,7 +248,9 @@ struct HostExecutor {
           TESSERA_UNROLL_4
           for (std::int64_t j = first; j < stop; ++j)
             row[j] = static_cast<Out>(cursor.inner_unit(j));
-        } else if constexpr (K::kLeaves <= kMaskedLeaves) {
+          return;
+        }
+        if constexpr (K::kLeaves <= kMaskedLeaves) {
           if (out_step == 1) {
             // A contiguous output row and some strided operand (a.T + b): one loop per
             // pattern of contiguous operands, so that the compiler vectorises the stores and
@@ -258,14 +260,11 @@ struct HostExecutor {
               for (std::int64_t j = first; j < stop; ++j)
                 row[j] = static_cast<Out>(cursor.template inner_masked<kMask, 0>(j));
             });
-          } else {
-            for (std::int64_t j = first; j < stop; ++j)
-              row[j * out_step] = static_cast<Out>(cursor.inner(j));
+            return;
           }
-        } else {
-          for (std::int64_t j = first; j < stop; ++j)
-            row[j * out_step] = static_cast<Out>(cursor.inner(j));
         }
+        for (std::int64_t j = first; j < stop; ++j)
+          row[j * out_step] = static_cast<Out>(cursor.inner(j));
       };
       const std::int64_t begin = b * block;
       const std::int64_t end = std::min(n, begin + block);

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <type_traits>
+#include <utility>
 
 #include "tessera/core/device.hpp"
 #include "tessera/core/dtype.hpp"
@@ -65,11 +66,12 @@ struct is_scalar_node<ScalarNode<S>> : std::true_type {};
 
 /// Wraps an operand: expressions pass through, arithmetic scalars become ScalarNode.
 template <class X>
-auto as_node(const X& x) {
-  if constexpr (Expression<X>) {
-    return x;
+auto as_node(X&& x) {
+  using Bare = std::remove_cvref_t<X>;
+  if constexpr (Expression<Bare>) {
+    return Bare(std::forward<X>(x));  // moves a temporary operand, copies an lvalue
   } else {
-    return ScalarNode<scalar_dtype_t<X>>(static_cast<scalar_dtype_t<X>>(x));
+    return ScalarNode<scalar_dtype_t<Bare>>(static_cast<scalar_dtype_t<Bare>>(x));
   }
 }
 template <class X>
