@@ -72,6 +72,10 @@ struct Extents {
   /// Row-major multi-index of linear position i.
   TESSERA_HD void unravel(std::int64_t i, std::int64_t* index) const {
     for (int d = ndim - 1; d >= 0; --d) {
+      if (i == 0) {  // the rest are 0: no divisions (every small tensor's one block starts at 0)
+        index[d] = 0;
+        continue;
+      }
       index[d] = i % shape[d];
       i /= shape[d];
     }
@@ -133,12 +137,11 @@ struct HostExecutor {
   };
   static Blocks blocks_of(std::int64_t n) {
     std::int64_t count = (n + kBlock - 1) / kBlock;
-    if (count > 1) {
-      const std::int64_t threads = host_thread_count();
-      count = (count + threads - 1) / threads * threads;
-    }
-    const std::int64_t size = count > 0 ? (n + count - 1) / count : kBlock;
-    return {size > 0 ? (n + size - 1) / size : 0, size};
+    if (count <= 1) return {count, count == 1 ? n : kBlock};  // no divisions for small tensors
+    const std::int64_t threads = host_thread_count();
+    count = (count + threads - 1) / threads * threads;
+    const std::int64_t size = (n + count - 1) / count;
+    return {(n + size - 1) / size, size};
   }
 
   /// out[i] = Out(k(i)) for every element of out.
