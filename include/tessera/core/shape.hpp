@@ -101,9 +101,7 @@ class Shape {
   /// Iterator past the last extent.
   const std::int64_t* end() const noexcept { return data() + size_; }
   /// The extents as a contiguous array of size().
-  const std::int64_t* data() const noexcept {
-    return spilled() ? spill_.get() : inline_.data();
-  }
+  const std::int64_t* data() const noexcept { return spilled() ? spill_.get() : inline_.data(); }
   /// The extents as a new vector.
   std::vector<std::int64_t> vec() const { return {begin(), end()}; }
 
