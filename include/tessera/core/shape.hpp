@@ -43,11 +43,7 @@ class Shape {
         spill_(std::move(other.spill_)) {}
   /// Copy-assigns; allocates only for a shape longer than kMaxDims.
   Shape& operator=(const Shape& other) {
-    if (this != &other) {
-      spill_ = other.spilled() ? copy_of(other.spill_.get(), other.size_) : nullptr;
-      size_ = other.size_;
-      inline_ = other.inline_;
-    }
+    if (this != &other) *this = Shape(other);
     return *this;
   }
   /// Move-assigns; `other` is left a 0-d shape.
