@@ -115,6 +115,10 @@ std::uint64_t nonzero_mask_chunk(const K& k, std::int64_t i) {
 /// streaming, on the 2-core build machine).
 inline constexpr std::int64_t kNonzeroStreamBytes = std::int64_t{32} << 20;
 
+/// Chunks with at most this many zeros are written run by run (see nonzero_write_run); sparser
+/// ones store set bit by set bit, which is cheaper once runs average a few elements.
+inline constexpr int kNonzeroRunZeros = 3;
+
 /// Stores one index: with `Stream`, non-temporal (the line bypasses the caches; written in
 /// order, a line's stores combine into one write to memory).
 template <bool Stream>
@@ -182,21 +186,35 @@ std::int64_t nonzero_write_run(const K& k, bool linear, std::int64_t* index, int
     if (linear) {
 #if TESSERA_NONZERO_STREAM_STORES
       if constexpr (Stream && Rank == 2) {
-        // (row, column) pairs, contiguous and 16-byte aligned: one 16-byte store per row, and
-        // a chunk of 64 nonzeros (most chunks at high density) as a run of such stores.
+        // (row, column) pairs, contiguous and 16-byte aligned: one 16-byte store per row. A
+        // chunk with few zeros (most chunks at high density) is written as the runs of
+        // consecutive columns between its zeros, each run a loop of stores with no branch on
+        // the data; visiting every set bit instead costs ~8 instructions a row, which at 99 %
+        // density made the kernel compute-bound (18 ms instead of 13 ms for 4000x4000).
         if (cs == 1 && rs == 2 && reinterpret_cast<std::uintptr_t>(data) % 16 == 0) {
           const __m128i next_column = _mm_set_epi64x(1, 0);
           for (; i + kNonzeroChunk <= end && row < row_end; i += kNonzeroChunk) {
             const std::int64_t chunk_column = column + (i - first);
             const __m128i base = _mm_set_epi64x(chunk_column, prefix[0]);
             std::uint64_t mask = nonzero_mask_chunk(k, i);
-            if (mask == ~std::uint64_t{0} && row + kNonzeroChunk <= row_end) {
+            const int set = std::popcount(mask);
+            if (set >= kNonzeroChunk - kNonzeroRunZeros && row + set <= row_end) {
+              std::int64_t* dst = data + row * 2;
               __m128i pair = base;
-              for (std::int64_t j = 0; j < kNonzeroChunk; ++j) {
-                _mm_stream_si128(reinterpret_cast<__m128i*>(data + (row + j) * 2), pair);
+              std::int64_t j = 0;
+              for (std::uint64_t zeros = ~mask;;) {
+                const std::int64_t zero = zeros == 0 ? kNonzeroChunk : std::countr_zero(zeros);
+                for (; j < zero; ++j) {
+                  _mm_stream_si128(reinterpret_cast<__m128i*>(dst), pair);
+                  dst += 2;
+                  pair = _mm_add_epi64(pair, next_column);
+                }
+                if (zero == kNonzeroChunk) break;
+                zeros &= zeros - 1;
+                j = zero + 1;  // the zero's column is skipped
                 pair = _mm_add_epi64(pair, next_column);
               }
-              row += kNonzeroChunk;
+              row += set;
               continue;
             }
             for (; mask != 0 && row < row_end; ++row) {
