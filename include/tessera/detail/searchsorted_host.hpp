@@ -15,6 +15,7 @@
 #include "tessera/detail/search_kernels.hpp"
 #include "tessera/expr/functors.hpp"
 #include "tessera/expr/host_executor.hpp"
+#include "tessera/expr/kernels.hpp"
 
 namespace tessera::detail {
 
@@ -90,15 +91,29 @@ void searchsorted_host(const SearchRows<S>& rows, const K& values, const Extents
     const std::int64_t begin = b * kSearchBlock;
     const std::int64_t end = std::min(n, begin + kSearchBlock);
     const std::int64_t count = end - begin;
-    C v[kSearchBlock];
-    std::int64_t result[kSearchBlock];
-    if (linear) {
-      for (std::int64_t i = 0; i < count; ++i) v[i] = static_cast<C>(values.linear(begin + i));
-    } else {
+    C v_buffer[kSearchBlock];
+    std::int64_t result_buffer[kSearchBlock];
+    // Contiguous values already in the compare type are searched where they are, and int64
+    // answers for a contiguous out are written where they belong: copying both through the
+    // buffers was 15 % of a search of 1e7 floats in 1e3 (the out never shares memory with an
+    // input: searchsorted_into gives the kernel a fresh result then).
+    const C* v = v_buffer;
+    std::int64_t* result = result_buffer;
+    if constexpr (std::is_same_v<K, LeafKernel<C>>) {
+      if (linear) v = values.data + begin;
+    }
+    if constexpr (std::is_same_v<Index, std::int64_t>) {
+      if (out_linear) result = out.data + begin;
+    }
+    if (v == v_buffer && linear) {
+      for (std::int64_t i = 0; i < count; ++i) {
+        v_buffer[i] = static_cast<C>(values.linear(begin + i));
+      }
+    } else if (v == v_buffer) {
       std::int64_t index[kMaxDims] = {};
       extents.unravel(begin, index);
       for (std::int64_t i = 0; i < count; ++i) {
-        v[i] = static_cast<C>(values.at(index));
+        v_buffer[i] = static_cast<C>(values.at(index));
         extents.increment(index);
       }
     }
@@ -112,11 +127,11 @@ void searchsorted_host(const SearchRows<S>& rows, const K& values, const Extents
         i = stop;
       }
     }
-    if (out_linear) {
+    if (result == result_buffer && out_linear) {
       for (std::int64_t i = 0; i < count; ++i) {
         out.data[begin + i] = static_cast<Index>(result[i]);
       }
-    } else {
+    } else if (result == result_buffer) {
       std::int64_t index[kMaxDims] = {};
       extents.unravel(begin, index);
       for (std::int64_t i = 0; i < count; ++i) {
