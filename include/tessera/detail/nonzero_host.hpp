@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -97,7 +98,7 @@ std::uint64_t nonzero_mask_chunk(const K& k, std::int64_t i) {
   }
   std::uint64_t mask = 0;
 #if defined(__SSE2__) && !defined(__CUDA_ARCH__)
-  for (int q = 0; q < 4; ++q) {
+  for (std::ptrdiff_t q = 0; q < 4; ++q) {
     // Flags are 0 or 1: shifting each byte's bit 0 to bit 7 lets movemask collect them.
     const __m128i bytes = _mm_load_si128(reinterpret_cast<const __m128i*>(flags + 16 * q));
     const auto bits = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_slli_epi16(bytes, 7)));

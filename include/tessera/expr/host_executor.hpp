@@ -347,7 +347,7 @@ struct HostExecutor {
   static Acc reduce_linear(const K& k, std::int64_t begin, std::int64_t end, Acc init,
                            Combine combine) {
     Acc lanes[kLanes];
-    for (int j = 0; j < kLanes; ++j) lanes[j] = init;
+    for (Acc& lane : lanes) lane = init;
     std::int64_t i = begin;
     for (; i + kLanes <= end; i += kLanes) {
       for (int j = 0; j < kLanes; ++j)
@@ -355,7 +355,7 @@ struct HostExecutor {
     }
     for (int j = 0; i < end; ++i, ++j) lanes[j] = combine(lanes[j], static_cast<Acc>(k.linear(i)));
     Acc acc = init;
-    for (int j = 0; j < kLanes; ++j) acc = combine(acc, lanes[j]);
+    for (const Acc& lane : lanes) acc = combine(acc, lane);
     return acc;
   }
 
