@@ -289,6 +289,41 @@ TEST(ExprRows, BlocksSplittingRowsMatchElementwiseReference) {
   }
 }
 
+// Consecutive rows of a block step their cursors along the second-innermost dimension instead
+// of seeking; a carry into an outer dimension (or a block's first row) seeks. 4-d operands whose
+// second-innermost extent is 1 in one (every row carries) and 9 in the other, permuted and
+// broadcast, spanning several blocks; the same walk feeds the reductions.
+TEST(ExprRows, SteppedAndSoughtRowsMatchElementwiseReference) {
+  std::mt19937_64 rng(29);
+  std::uniform_int_distribution<std::int32_t> pick(-50, 50);
+  const auto make = [&](const ts::Shape& shape) {
+    std::vector<std::int32_t> v(static_cast<std::size_t>(shape.numel()));
+    for (auto& x : v) x = pick(rng);
+    return ts::Tensor<std::int32_t>::from_vector(v, shape);
+  };
+  for (const std::int64_t mid : {1, 9}) {
+    SCOPED_TRACE(mid);
+    // (mid, 5, 60, 130) read as (60, 5, mid, 130): rows of 130, outer dims transposed.
+    const auto a = make({mid, 5, 60, 130}).transpose(0, 2);
+    const auto b = make({5, 1, 130});  // broadcast over the first and third dims
+    const auto shape = a.shape();
+    ASSERT_GT(shape.numel(), std::int64_t{1} << 15);  // more than one block
+    const ts::Tensor<std::int32_t> out = a * 3 - b;
+    const auto av = values_via_at(a);
+    const auto bv = b.to_vector();
+    const auto ov = out.to_vector();
+    std::int64_t expected_sum = 0;
+    for (std::size_t i = 0; i < av.size(); ++i) {
+      const std::size_t col = i % 130;
+      const std::size_t outer = (i / (130 * static_cast<std::size_t>(mid))) % 5;
+      const std::int32_t want = av[i] * 3 - bv[outer * 130 + col];
+      ASSERT_EQ(ov[i], want) << i;
+      expected_sum += want;
+    }
+    EXPECT_EQ(ts::sum(a * 3 - b), expected_sum);
+  }
+}
+
 // Strided operands and outputs with rows of 2048+ elements are walked in tiles of 16 rows by
 // 128 columns: tiles whose rows cross an outer index (rows of 7 per outer index), partial
 // column tiles (2050 = 16 * 128 + 2), rows split by block edges, and a strided output.
