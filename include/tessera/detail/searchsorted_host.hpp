@@ -105,16 +105,18 @@ void searchsorted_host(const SearchRows<S>& rows, const K& values, const Extents
     if constexpr (std::is_same_v<Index, std::int64_t>) {
       if (out_linear) result = out.data + begin;
     }
-    if (v == v_buffer && linear) {
-      for (std::int64_t i = 0; i < count; ++i) {
-        v_buffer[i] = static_cast<C>(values.linear(begin + i));
-      }
-    } else if (v == v_buffer) {
-      std::int64_t index[kMaxDims] = {};
-      extents.unravel(begin, index);
-      for (std::int64_t i = 0; i < count; ++i) {
-        v_buffer[i] = static_cast<C>(values.at(index));
-        extents.increment(index);
+    if (v == v_buffer) {
+      if (linear) {
+        for (std::int64_t i = 0; i < count; ++i) {
+          v_buffer[i] = static_cast<C>(values.linear(begin + i));
+        }
+      } else {
+        std::int64_t index[kMaxDims] = {};
+        extents.unravel(begin, index);
+        for (std::int64_t i = 0; i < count; ++i) {
+          v_buffer[i] = static_cast<C>(values.at(index));
+          extents.increment(index);
+        }
       }
     }
     if (rows.lead_ndim == 0) {
@@ -127,18 +129,20 @@ void searchsorted_host(const SearchRows<S>& rows, const K& values, const Extents
         i = stop;
       }
     }
-    if (result == result_buffer && out_linear) {
-      for (std::int64_t i = 0; i < count; ++i) {
-        out.data[begin + i] = static_cast<Index>(result[i]);
-      }
-    } else if (result == result_buffer) {
-      std::int64_t index[kMaxDims] = {};
-      extents.unravel(begin, index);
-      for (std::int64_t i = 0; i < count; ++i) {
-        std::int64_t offset = 0;
-        for (int d = 0; d < out.ndim; ++d) offset += index[d] * out.strides[d];
-        out.data[offset] = static_cast<Index>(result[i]);
-        extents.increment(index);
+    if (result == result_buffer) {
+      if (out_linear) {
+        for (std::int64_t i = 0; i < count; ++i) {
+          out.data[begin + i] = static_cast<Index>(result[i]);
+        }
+      } else {
+        std::int64_t index[kMaxDims] = {};
+        extents.unravel(begin, index);
+        for (std::int64_t i = 0; i < count; ++i) {
+          std::int64_t offset = 0;
+          for (int d = 0; d < out.ndim; ++d) offset += index[d] * out.strides[d];
+          out.data[offset] = static_cast<Index>(result[i]);
+          extents.increment(index);
+        }
       }
     }
   });

@@ -7,8 +7,8 @@
 /// The host's row-wise path uses a cursor instead of `at`: `seek(index)` fixes every index but
 /// the innermost (on a copy of the kernel), then `inner(j)` reads along the innermost dimension
 /// with one multiply per operand, and `next_row(d)` moves the cursor one step along dimension d
-/// (the row after the one sought, when only index[d] changed): three additions per operand
-/// instead of a seek. The cursor lives in the kernels themselves rather than in separate row
+/// (the row after the one sought, when only index[d] changed): one addition per leaf instead
+/// of a seek. The cursor lives in the kernels themselves rather than in separate row
 /// types so that an expression instantiates no more types than before.
 
 #include <cstdint>
