@@ -210,7 +210,7 @@ std::int64_t nonzero_write_run(const K& k, bool linear, std::int64_t* index, int
             const __m128i base = _mm_set_epi64x(chunk_column, prefix[0]);
             std::uint64_t mask = nonzero_mask_chunk(k, i);
             const int zeros = nonzero_chunk_zeros(mask);
-            const int set = kNonzeroChunk - zeros;
+            const std::int64_t set = kNonzeroChunk - zeros;
             if (zeros >= 0 && row + set <= row_end) {
               std::int64_t* dst = data + row * 2;
               __m128i pair = base;
