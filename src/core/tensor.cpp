@@ -177,18 +177,6 @@ bool Tensor<T>::is_contiguous() const noexcept {
 }
 
 template <class T>
-TensorView<T> Tensor<T>::view() const noexcept {
-  TensorView<T> v;
-  v.data = data();
-  v.ndim = static_cast<int>(shape_.size());
-  for (int d = 0; d < v.ndim; ++d) {
-    v.shape[d] = shape_[static_cast<std::size_t>(d)];
-    v.strides[d] = strides_[static_cast<std::size_t>(d)];
-  }
-  return v;
-}
-
-template <class T>
 Tensor<T> Tensor<T>::to(Device device) const {
   const detail::OpScope scope("to");
   if (device == this->device()) return *this;

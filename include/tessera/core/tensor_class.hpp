@@ -152,7 +152,18 @@ class Tensor : public Expr<Tensor<T>> {
   /// its deleter runs). Defined in tessera/interop/dlpack.hpp, which must be included.
   DLManagedTensor* to_dlpack() const;
   /// The (pointer, shape, strides) view kernels receive.
-  TensorView<T> view() const noexcept;
+  TensorView<T> view() const noexcept {
+    TensorView<T> v;
+    v.data = data();
+    v.ndim = static_cast<int>(shape_.size());
+    const std::int64_t* extents = shape_.data();
+    const std::int64_t* steps = strides_.data();
+    for (int d = 0; d < v.ndim; ++d) {
+      v.shape[d] = extents[d];
+      v.strides[d] = steps[d];
+    }
+    return v;
+  }
   /// @}
 
   /// @name Transfers and copies
