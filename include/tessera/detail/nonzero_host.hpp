@@ -122,7 +122,7 @@ inline constexpr int kNonzeroRunZeros = 3;
 
 /// The number of zero bits of a chunk's mask when at most kNonzeroRunZeros, otherwise -1. Not
 /// std::popcount: the baseline x86-64 target has no popcount instruction, and GCC calls a
-/// library function instead, once per chunk (3 % of a 50 %-dense nonzero on one thread).
+/// library function instead, once per chunk (4000x4000 at 50 %, one thread: 22 -> 19-20 ms).
 inline int nonzero_chunk_zeros(std::uint64_t mask) {
   std::uint64_t zeros = ~mask;
   int count = 0;
