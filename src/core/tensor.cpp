@@ -166,17 +166,6 @@ std::int64_t Tensor<T>::size(std::int64_t d) const {
 }
 
 template <class T>
-bool Tensor<T>::is_contiguous() const noexcept {
-  if (numel() == 0) return true;
-  std::int64_t expected = 1;
-  for (std::size_t d = shape_.size(); d-- > 0;) {
-    if (shape_[d] != 1 && strides_[d] != expected) return false;
-    expected *= shape_[d];
-  }
-  return true;
-}
-
-template <class T>
 Tensor<T> Tensor<T>::to(Device device) const {
   const detail::OpScope scope("to");
   if (device == this->device()) return *this;

@@ -58,7 +58,8 @@ std::int64_t nonzero_count_range(const K& k, const Extents& extents, bool linear
     }
     for (; i < end; ++i) count += (k.linear(i) != 0);
   } else {
-    std::int64_t index[kMaxDims] = {};
+    std::int64_t index[kMaxDims];
+    zero_dims(index);
     extents.unravel(begin, index);
     for (std::int64_t i = begin; i < end; ++i) {
       count += (k.at(index) != 0);
@@ -331,7 +332,8 @@ void nonzero_write_host(const K& k, const Extents& extents, bool linear, const N
     // Dense enough that a branch per element would mispredict often.
     const bool dense = (offsets[b + 1] - offsets[b]) * 16 > block;
     const std::int64_t end = std::min(n, b * block + block);
-    std::int64_t index[kMaxDims] = {};
+    std::int64_t index[kMaxDims];
+    zero_dims(index);
     extents.unravel(b * block, index);
     for (std::int64_t i = b * block; i < end && rows.row < rows.row_end;) {
       const std::int64_t run_end = std::min(end, i + (inner - index[last]));

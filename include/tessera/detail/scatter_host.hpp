@@ -460,7 +460,8 @@ std::int64_t scatter_host(T* out, const T* source, std::int64_t numel, const Sca
         *dst = Op::apply(*dst, scatter_update_at<T>(updates, extents, linear, i));
       }
     } else {
-      std::int64_t index[kMaxDims] = {};
+      std::int64_t index[kMaxDims];
+      zero_dims(index);
       for (std::int64_t i = 0; i < rows; ++i) {
         const std::int64_t slice = geo.slice_of(indices + i * geo.k);
         if (slice < 0) {

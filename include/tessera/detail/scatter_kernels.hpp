@@ -107,7 +107,8 @@ template <class T, class K>
 TESSERA_HD T scatter_update_at(const K& updates, const Extents& extents, bool linear,
                                std::int64_t p) {
   if (linear) return static_cast<T>(updates.linear(p));
-  std::int64_t index[kMaxDims] = {};
+  std::int64_t index[kMaxDims];
+  zero_dims(index);
   extents.unravel(p, index);
   return static_cast<T>(updates.at(index));
 }

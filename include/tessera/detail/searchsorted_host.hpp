@@ -111,7 +111,8 @@ void searchsorted_host(const SearchRows<S>& rows, const K& values, const Extents
           v_buffer[i] = static_cast<C>(values.linear(begin + i));
         }
       } else {
-        std::int64_t index[kMaxDims] = {};
+        std::int64_t index[kMaxDims];
+        zero_dims(index);
         extents.unravel(begin, index);
         for (std::int64_t i = 0; i < count; ++i) {
           v_buffer[i] = static_cast<C>(values.at(index));
@@ -135,7 +136,8 @@ void searchsorted_host(const SearchRows<S>& rows, const K& values, const Extents
           out.data[begin + i] = static_cast<Index>(result[i]);
         }
       } else {
-        std::int64_t index[kMaxDims] = {};
+        std::int64_t index[kMaxDims];
+        zero_dims(index);
         extents.unravel(begin, index);
         for (std::int64_t i = 0; i < count; ++i) {
           std::int64_t offset = 0;

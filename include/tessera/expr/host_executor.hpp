@@ -57,7 +57,7 @@ struct Extents {
   static Extents of(const Shape& s) {
     Extents e;
     e.ndim = static_cast<int>(s.size());
-    for (int d = 0; d < e.ndim; ++d) e.shape[d] = s[d];
+    copy_dims(e.shape, s.data(), e.ndim);  // all entries: the zeroing of the default is dropped
     return e;
   }
   /// The shape of a tensor view.
@@ -65,7 +65,7 @@ struct Extents {
   static Extents of_view(const TensorView<T>& v) {
     Extents e;
     e.ndim = v.ndim;
-    for (int d = 0; d < e.ndim; ++d) e.shape[d] = v.shape[d];
+    copy_dims(e.shape, v.shape, e.ndim);
     return e;
   }
   TESSERA_HD std::int64_t numel() const { return extent_product(shape, ndim); }
@@ -113,7 +113,8 @@ void for_each_row_segment(const Extents& extents, std::int64_t begin, std::int64
                           Segment&& segment) {
   const int last = extents.ndim - 1;
   const std::int64_t inner = extents.shape[last];
-  std::int64_t index[kMaxDims] = {};
+  std::int64_t index[kMaxDims];
+  zero_dims(index);
   extents.unravel(begin, index);
   bool next = false;
   for (std::int64_t i = begin; i < end;) {
@@ -191,7 +192,8 @@ struct HostExecutor {
       host_parallel_for(blocks, [out, k, n, extents, block](std::int64_t b) {
         const std::int64_t begin = b * block;
         const std::int64_t end = std::min(n, begin + block);
-        std::int64_t index[kMaxDims] = {};
+        std::int64_t index[kMaxDims];
+        zero_dims(index);
         extents.unravel(begin, index);
         for (std::int64_t i = begin; i < end; ++i) {
           std::int64_t offset = 0;
@@ -259,13 +261,13 @@ struct HostExecutor {
     const std::int64_t block = split.size;
     const int last = extents.ndim - 1;
     const std::int64_t out_step = out.strides[last];
-    K probe = k;
-    const std::int64_t origin[kMaxDims] = {};
-    probe.seek(origin);
-    const bool unit = out_step == 1 && probe.unit();
+    const bool unit = out_step == 1 && k.unit();
     const bool tiled = !unit && extents.ndim >= 2 && extents.shape[last] >= kTileMinRow;
+    // By reference: the caller waits for every block, and each block copies the kernel into
+    // its cursor anyway (a second copy per evaluation stalled on store forwarding: the kernel
+    // was just built field by field and was copied 16 bytes at a time).
     host_parallel_for(
-        blocks, [out, k, n, extents, last, out_step, unit, tiled, block](std::int64_t b) {
+        blocks, [&out, &k, n, &extents, last, out_step, unit, tiled, block](std::int64_t b) {
           K cursor = k;
           Out* row = nullptr;  // the output row of the stretch being written
           // Writes row segment [first, stop) of the row at `index`; `next`: that row follows the
@@ -400,7 +402,8 @@ struct HostExecutor {
                 acc = combine(acc, static_cast<Acc>(cursor.inner(j)));
             });
       } else {
-        std::int64_t index[kMaxDims] = {};
+        std::int64_t index[kMaxDims];
+        zero_dims(index);
         extents.unravel(begin, index);
         for (std::int64_t i = begin; i < end; ++i) {
           acc = combine(acc, static_cast<Acc>(k.at(index)));

@@ -46,8 +46,10 @@ struct LeafKernel {
   }
   TESSERA_HD void next_row(int d) { row += strides[d]; }
   TESSERA_HD T inner(std::int64_t j) const { return row[j * step]; }
-  /// inner() when every operand's step is 1: a loop the compiler can vectorise.
-  TESSERA_HD bool unit() const { return step == 1; }
+  /// True when the innermost stride is 1, whatever the row (seek takes `step` from it): then
+  /// inner_unit() may replace inner(), a loop the compiler can vectorise. Read from the strides,
+  /// not `step`, so the executor asks before any seek, without a copy of the kernel.
+  TESSERA_HD bool unit() const { return ndim > 0 && strides[ndim - 1] == 1; }
   TESSERA_HD T inner_unit(std::int64_t j) const { return row[j]; }
 
   /// Operands that read memory (leaves) under this kernel, numbered depth-first: bit `Bit` of

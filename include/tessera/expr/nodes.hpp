@@ -104,15 +104,15 @@ struct AliasQuery {
 };
 
 template <class T>
-Shape expr_shape(const Tensor<T>& t) {
-  return t.shape();
+const Shape& expr_shape(const Tensor<T>& t) {
+  return t.shape();  // a reference: broadcasting reads the few extents it needs, copies nothing
 }
 template <class S>
 Shape expr_shape(const ScalarNode<S>&) {
   return Shape{};
 }
 template <class Op, class V, class A>
-Shape expr_shape(const UnaryNode<Op, V, A>& e) {
+decltype(auto) expr_shape(const UnaryNode<Op, V, A>& e) {
   return expr_shape(e.a);
 }
 template <class Op, class C, class R, class A, class B>
@@ -125,7 +125,7 @@ Shape expr_shape(const WhereNode<V, Cond, A, B>& e) {
                           broadcast_shapes("where", expr_shape(e.a), expr_shape(e.b)));
 }
 template <class U, class A>
-Shape expr_shape(const CastNode<U, A>& e) {
+decltype(auto) expr_shape(const CastNode<U, A>& e) {
   return expr_shape(e.a);
 }
 
@@ -229,7 +229,9 @@ bool expr_reads_storage_of(const E& e, const Tensor<T>& t) {
 /// The kernel functor reading the expression at every index of `out`.
 template <class T>
 LeafKernel<T> expr_bind(const Tensor<T>& t, const Shape& out) {
-  LeafKernel<T> k{t.data(), static_cast<int>(out.size()), {}, nullptr, 0};
+  LeafKernel<T> k;  // broadcast_strides sets every stride (no `{}`: see copy_dims)
+  k.data = t.data();
+  k.ndim = static_cast<int>(out.size());
   broadcast_strides(t.shape(), t.strides(), out, k.strides);
   return k;
 }
