@@ -89,6 +89,29 @@ TEST(Shape, InlineAndSpilledShapesBehaveAlike) {
   EXPECT_EQ(ts::Tensor<float>::zeros(a).shape(), a);
 }
 
+// view() fills every one of its kMaxDims slots (the dimensions, then zeros), whatever the
+// tensor's rank and strides, and a moved-from Shape is a 0-d shape whose view slots are zero.
+TEST(Shape, ViewsCarryTheExtentsThenZeros) {
+  const auto t = ts::Tensor<float>::zeros({2, 3, 4}).transpose(0, 2);
+  const auto v = t.view();
+  EXPECT_EQ(v.data, t.data());
+  ASSERT_EQ(v.ndim, 3);
+  const std::int64_t shape[] = {4, 3, 2};
+  const std::int64_t strides[] = {1, 4, 12};
+  for (int d = 0; d < ts::kMaxDims; ++d) {
+    EXPECT_EQ(v.shape[d], d < 3 ? shape[d] : 0) << "slot " << d;
+    EXPECT_EQ(v.strides[d], d < 3 ? strides[d] : 0) << "slot " << d;
+  }
+  const auto s = ts::Tensor<double>::full({}, 2.0).view();  // 0-d: every slot zero
+  EXPECT_EQ(s.ndim, 0);
+  for (int d = 0; d < ts::kMaxDims; ++d) EXPECT_EQ(s.shape[d] | s.strides[d], 0) << "slot " << d;
+  ts::Shape moved{5, 6, 7};
+  const ts::Shape taken = std::move(moved);
+  EXPECT_EQ(taken, (ts::Shape{5, 6, 7}));
+  EXPECT_EQ(moved, ts::Shape{});  // NOLINT(bugprone-use-after-move): the documented state
+  EXPECT_EQ(moved.numel(), 1);
+}
+
 TEST(DType, PromotionFollowsPyTorch) {
   static_assert(std::is_same_v<ts::promote_t<int32_t, float>, float>);
   static_assert(std::is_same_v<ts::promote_t<uint8_t, int8_t>, int16_t>);
