@@ -306,7 +306,7 @@ TEST(ExprRows, SteppedAndSoughtRowsMatchElementwiseReference) {
     // (mid, 5, 60, 130) read as (60, 5, mid, 130): rows of 130, outer dims transposed.
     const auto a = make({mid, 5, 60, 130}).transpose(0, 2);
     const auto b = make({5, 1, 130});  // broadcast over the first and third dims
-    const auto shape = a.shape();
+    const auto& shape = a.shape();
     ASSERT_GT(shape.numel(), std::int64_t{1} << 15);  // more than one block
     const ts::Tensor<std::int32_t> out = a * 3 - b;
     const auto av = values_via_at(a);
@@ -340,7 +340,7 @@ TEST(ExprRows, TiledWalkMatchesElementwiseReference) {
   const auto sv = sum.to_vector();
   ASSERT_EQ(sv.size(), cv.size());
   for (std::size_t i = 0; i < cv.size(); ++i) {
-    ASSERT_EQ(sv[i], cv[i] * 3.0f - pv[i % (7 * 2050)]) << i;
+    ASSERT_EQ(sv[i], cv[i] * 3.0f - pv[i % (std::size_t{7} * 2050)]) << i;
   }
 
   // (2100, 40) transposed plus a row, into every other column of a (40, 4200) tensor.
@@ -379,7 +379,7 @@ TEST(ExprRows, EveryPatternOfContiguousOperandsMatchesReference) {
   // Each layout's values at the (kRows, kCols) positions of the result.
   // (Two broadcast operands give a (kRows, 1) result, expanded alike.)
   const auto expanded = [&]<class T>(const ts::Tensor<T>& t) {
-    const auto v = values_via_at(t);
+    auto v = values_via_at(t);
     if (t.shape()[1] == kCols) return v;
     std::vector<T> wide;
     for (std::int64_t r = 0; r < kRows; ++r) wide.insert(wide.end(), kCols, v[r]);
@@ -421,8 +421,8 @@ TEST(ExprRows, EveryPatternOfContiguousOperandsMatchesReference) {
 
 TEST(ExprRows, ReductionsOfStridedAndBroadcastOperandsMatchReference) {
   std::mt19937_64 rng(11);
-  const auto m =
-      ts::Tensor<int64_t>::from_vector(random_values<int64_t>(503 * 211, rng), {503, 211});
+  const auto m = ts::Tensor<int64_t>::from_vector(
+      random_values<int64_t>(std::int64_t{503} * 211, rng), {503, 211});
   const auto t = m.transpose(0, 1);
   const auto tv = values_via_at(t);
   std::uint64_t expected = 0;  // wrapping, like the int64 sum

@@ -33,7 +33,7 @@ inline Shape broadcast_shapes(std::string_view op, const Shape& a, const Shape& 
   // forwarding (a fifth of a (2, 4) + (4) evaluation).
   std::int64_t dims[kMaxDims];
   for (std::size_t i = 0; i < n; ++i) dims[i] = extent(i);
-  return Shape(dims, dims + n);
+  return Shape(dims, dims + n);  // NOLINT(modernize-return-braced-init-list): {} reads as extents
 }
 
 /// Strides that read a tensor of `shape`/`strides` at every index of `out` (right-aligned;
