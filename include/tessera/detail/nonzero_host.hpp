@@ -239,6 +239,24 @@ std::int64_t nonzero_write_run(const K& k, bool linear, std::int64_t* index, int
               _mm_stream_si128(reinterpret_cast<__m128i*>(data + row * 2), pair);
             }
           }
+          if (i < end && row < row_end) {
+            // The run's last, partial chunk, streamed too: written with plain stores, its lines
+            // shared the write-combining of the streamed rows before them.
+            const std::int64_t tail = end - i;
+            std::uint64_t mask = 0;
+            for (std::int64_t j = 0; j < tail; ++j) {
+              mask |= std::uint64_t{k.linear(i + j) != 0} << j;
+            }
+            const __m128i base = _mm_set_epi64x(column + (i - first), prefix[0]);
+            for (; mask != 0 && row < row_end; ++row) {
+              const auto offset = static_cast<long long>(std::countr_zero(mask));
+              mask &= mask - 1;
+              const __m128i pair =
+                  _mm_add_epi64(base, _mm_slli_si128(_mm_cvtsi64_si128(offset), 8));
+              _mm_stream_si128(reinterpret_cast<__m128i*>(data + row * 2), pair);
+            }
+            i = end;
+          }
         }
       }
 #endif
