@@ -296,7 +296,13 @@ std::int64_t nonzero_write_run(const K& k, bool linear, std::int64_t* index, int
         index[last] = column;
         nonzero = k.at(index) != 0;
       }
-      if (Dense || nonzero) {
+      if constexpr (Dense && Stream) {
+        // Streamed where the chunks before were (a partial chunk's plain stores would meet
+        // their write-combined lines; see the rank-2 tail above), and only for nonzeros:
+        // streaming stores are weakly ordered, so none is written to be overwritten.
+        if (nonzero) nonzero_store_row<Rank, true>(data + row * rs, cs, prefix, last, column);
+        row += static_cast<std::int64_t>(nonzero);
+      } else if (Dense || nonzero) {
         nonzero_store_row<Rank>(data + row * rs, cs, prefix, last, column);
         row += Dense ? static_cast<std::int64_t>(nonzero) : 1;
       }
