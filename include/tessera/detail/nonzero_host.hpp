@@ -144,6 +144,22 @@ template <bool Stream>
   *dst = value;
 }
 
+#if TESSERA_NONZERO_STREAM_STORES
+/// Streams the (row, column) pair of every set bit of `mask` to the contiguous (rows, 2) output
+/// `data` from `row` on (at most up to `row_end`): `base` holds the chunk's row index and first
+/// column. Returns the next row.
+inline std::int64_t nonzero_stream_pairs(std::int64_t* data, std::int64_t row, std::int64_t row_end,
+                                         __m128i base, std::uint64_t mask) {
+  for (; mask != 0 && row < row_end; ++row) {
+    const auto offset = static_cast<long long>(std::countr_zero(mask));
+    mask &= mask - 1;
+    const __m128i pair = _mm_add_epi64(base, _mm_slli_si128(_mm_cvtsi64_si128(offset), 8));
+    _mm_stream_si128(reinterpret_cast<__m128i*>(data + row * 2), pair);
+  }
+  return row;
+}
+#endif
+
 /// Where pass 2 writes: the output's base, strides, and the row range of one block.
 struct NonzeroRows {
   std::int64_t* data;
@@ -231,13 +247,7 @@ std::int64_t nonzero_write_run(const K& k, bool linear, std::int64_t* index, int
               row += set;
               continue;
             }
-            for (; mask != 0 && row < row_end; ++row) {
-              const auto offset = static_cast<long long>(std::countr_zero(mask));
-              mask &= mask - 1;
-              const __m128i pair =
-                  _mm_add_epi64(base, _mm_slli_si128(_mm_cvtsi64_si128(offset), 8));
-              _mm_stream_si128(reinterpret_cast<__m128i*>(data + row * 2), pair);
-            }
+            row = nonzero_stream_pairs(data, row, row_end, base, mask);
           }
           if (i < end && row < row_end) {
             // The run's last, partial chunk, streamed too: written with plain stores, its lines
@@ -248,13 +258,7 @@ std::int64_t nonzero_write_run(const K& k, bool linear, std::int64_t* index, int
               mask |= std::uint64_t{k.linear(i + j) != 0} << j;
             }
             const __m128i base = _mm_set_epi64x(column + (i - first), prefix[0]);
-            for (; mask != 0 && row < row_end; ++row) {
-              const auto offset = static_cast<long long>(std::countr_zero(mask));
-              mask &= mask - 1;
-              const __m128i pair =
-                  _mm_add_epi64(base, _mm_slli_si128(_mm_cvtsi64_si128(offset), 8));
-              _mm_stream_si128(reinterpret_cast<__m128i*>(data + row * 2), pair);
-            }
+            row = nonzero_stream_pairs(data, row, row_end, base, mask);
             i = end;
           }
         }
