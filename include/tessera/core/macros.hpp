@@ -30,23 +30,6 @@
 #define TESSERA_UNROLL_4
 #endif
 
-// Full unrolling of the kMaxDims-long loops over a shape's entries (detail::copy_dims): rolled,
-// GCC 12 turns "copy n, zero the rest" into calls to memcpy and memset, which cost more than the
-// eight stores.
-#if defined(__CUDACC__)
-/// Unroll hint for loops over all kMaxDims entries of a shape (see above); empty under nvcc.
-#define TESSERA_UNROLL_DIMS
-#elif defined(__clang__)
-/// Unroll hint for loops over all kMaxDims entries of a shape (see above): `unroll`.
-#define TESSERA_UNROLL_DIMS _Pragma("unroll")
-#elif defined(__GNUC__)
-/// Unroll hint for loops over all kMaxDims entries of a shape (see above): `GCC unroll 8`.
-#define TESSERA_UNROLL_DIMS _Pragma("GCC unroll 8")
-#else
-/// Unroll hint for loops over all kMaxDims entries of a shape (see above); empty here.
-#define TESSERA_UNROLL_DIMS
-#endif
-
 /// 1 in translation units that compile device code: units compiled by nvcc, and in the
 /// emulated-device build (`TESSERA_CUDA=EMULATED`) the units CMake compiles as device code
 /// with the host compiler (`TESSERA_EMULATED_DEVICE_CODE`). Such units run expressions over

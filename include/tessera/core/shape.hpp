@@ -30,12 +30,10 @@ namespace detail {
 /// stores, and a small tensor's evaluation made several), and a copy of a run-time length a
 /// call to memcpy.
 TESSERA_HD inline void copy_dims(std::int64_t* dst, const std::int64_t* src, int n) {
-  TESSERA_UNROLL_DIMS
   for (int d = 0; d < kMaxDims; ++d) dst[d] = src[d] & -static_cast<std::int64_t>(d < n);
 }
 /// Sets all kMaxDims entries of `dst` to zero (a multi-index's start; see copy_dims).
 TESSERA_HD inline void zero_dims(std::int64_t* dst) {
-  TESSERA_UNROLL_DIMS
   for (int d = 0; d < kMaxDims; ++d) dst[d] = 0;
 }
 }  // namespace detail
@@ -90,15 +88,15 @@ class Shape {
   explicit Shape(const std::vector<std::int64_t>& dims) { assign(dims.data(), dims.size()); }
   /// `n` extents, each `value` (a named factory: `Shape(2, 3)` would read as the extents 2, 3).
   static Shape filled(std::size_t n, std::int64_t value) {
+    if (n <= kInline) {
+      std::array<std::int64_t, kInline> values;
+      values.fill(value);
+      return Shape(values.data(), values.data() + n);
+    }
     Shape shape;
     shape.size_ = n;
-    if (n <= kInline) {
-      TESSERA_UNROLL_DIMS
-      for (std::size_t i = 0; i < kInline; ++i) shape.inline_[i] = i < n ? value : 0;
-    } else {
-      shape.spill_ = std::make_unique<std::int64_t[]>(n);
-      std::fill_n(shape.spill_.get(), n, value);
-    }
+    shape.spill_ = std::make_unique<std::int64_t[]>(n);
+    std::fill_n(shape.spill_.get(), n, value);
     return shape;
   }
 
@@ -155,9 +153,8 @@ class Shape {
   void assign(const std::int64_t* dims, std::size_t n) {
     size_ = n;
     if (n <= kInline) {
-      // `dims` may hold fewer than kInline entries: not copy_dims. Unrolled, this is a few
-      // branches and stores (see copy_dims for what the compiler makes of other forms).
-      TESSERA_UNROLL_DIMS
+      // `dims` may hold fewer than kInline entries: not copy_dims, but also a loop of
+      // constant length (a few stores, no call to memcpy).
       for (std::size_t i = 0; i < kInline; ++i) inline_[i] = i < n ? dims[i] : 0;
     } else {
       detail::zero_dims(inline_.data());

@@ -43,7 +43,6 @@ inline void broadcast_strides(const Shape& shape, const Shape& strides, const Sh
                               std::int64_t* result) {
   const auto rank = static_cast<std::ptrdiff_t>(out.size());
   const std::ptrdiff_t lead = rank - static_cast<std::ptrdiff_t>(shape.size());
-  TESSERA_UNROLL_DIMS
   for (std::ptrdiff_t d = 0; d < kMaxDims; ++d) {
     const std::ptrdiff_t s = d - lead;
     const auto at = static_cast<std::size_t>(s);
