@@ -33,7 +33,11 @@ inline Shape broadcast_shapes(std::string_view op, const Shape& a, const Shape& 
   // forwarding (a fifth of a (2, 4) + (4) evaluation).
   std::int64_t dims[kMaxDims];
   for (std::size_t i = 0; i < n; ++i) dims[i] = extent(i);
-  return Shape(dims, dims + n);  // NOLINT(modernize-return-braced-init-list): {} reads as extents
+  // n <= kMaxDims already; the clamp restates it where g++ -O1 lost it (it then warned that the
+  // constructor's heap branch for longer shapes would read past `dims`). One cmov.
+  const std::size_t rank = std::min(n, static_cast<std::size_t>(kMaxDims));
+  // NOLINTNEXTLINE(modernize-return-braced-init-list): {} would read as the extents
+  return Shape(dims, dims + rank);
 }
 
 /// Strides that read a tensor of `shape`/`strides` at every index of `out` (right-aligned;
