@@ -17,7 +17,7 @@ class Device {
   enum class Kind : std::uint8_t { CPU, CUDA };
 
   /// Host memory. `Device::cpu().index()` is 0.
-  static constexpr Device cpu() noexcept { return Device(Kind::CPU, 0); }
+  static constexpr Device cpu() noexcept { return {Kind::CPU, 0}; }
   /// Memory of CUDA device `index` (>= 0; ValueError otherwise). Whether that GPU exists is
   /// checked when memory is first allocated on it (DeviceError).
   static Device cuda(int index = 0);

@@ -91,6 +91,7 @@ class Shape {
     if (n <= kInline) {
       std::array<std::int64_t, kInline> values;
       values.fill(value);
+      // NOLINTNEXTLINE(modernize-return-braced-init-list): {} would read as the extents
       return Shape(values.data(), values.data() + n);
     }
     Shape shape;

@@ -54,6 +54,7 @@ inline void scatter_prefetch_for_write(const T* base, std::int64_t offset) {
 #if defined(__GNUC__)
   const auto address =
       reinterpret_cast<std::uintptr_t>(base) + static_cast<std::uintptr_t>(offset) * sizeof(T);
+  // NOLINTNEXTLINE(performance-no-int-to-ptr): an integer on purpose (see above)
   __builtin_prefetch(reinterpret_cast<const void*>(address), 1);
 #else
   (void)base;

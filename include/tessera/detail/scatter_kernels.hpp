@@ -34,7 +34,7 @@ struct ScatterGeometry {
       g.slice_strides[d] = g.slices;
       g.slices = wrapping_mul(g.slices, shape[d]);  // (0, 2^40, 2^40): no element, no UB
     }
-    for (std::size_t d = static_cast<std::size_t>(k); d < shape.size(); ++d) {
+    for (auto d = static_cast<std::size_t>(k); d < shape.size(); ++d) {
       g.slice_size = wrapping_mul(g.slice_size, shape[d]);
     }
     return g;
