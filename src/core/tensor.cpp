@@ -95,7 +95,9 @@ Tensor<T> Tensor<T>::arange(T start, T stop, T step, Device device) {
   if constexpr (std::is_floating_point_v<T>) {
     const double count = std::ceil((static_cast<double>(stop) - static_cast<double>(start)) /
                                    static_cast<double>(step));
-    if (count > static_cast<double>(std::numeric_limits<std::int64_t>::max() / 2)) {
+    // Half of int64's range: the element count, not a value, so integer division is meant.
+    constexpr std::int64_t kMaxCount = std::numeric_limits<std::int64_t>::max() / 2;
+    if (count > static_cast<double>(kMaxCount)) {
       detail::raise<ValueError>("arange", "range [", start, ", ", stop, ") with step ", step,
                                 " has too many elements");
     }
@@ -280,7 +282,7 @@ Tensor<T> Tensor<T>::reshape(const Shape& shape) const {
     }
     dims[static_cast<std::size_t>(inferred)] = numel() / known;
   }
-  Shape target(std::move(dims));
+  Shape target(dims);
   detail::check_shape("reshape", target, sizeof(T));
   if (target.numel() != numel()) {
     detail::raise<ShapeError>("reshape", "shape ", shape, " is invalid for input of size ",
@@ -332,7 +334,7 @@ Tensor<T> Tensor<T>::select(std::int64_t dim, std::int64_t index) const {
   shape.erase(shape.begin() + static_cast<std::ptrdiff_t>(d));
   strides.erase(strides.begin() + static_cast<std::ptrdiff_t>(d));
   // No element, no address: index * stride of a zero-element tensor need not fit int64.
-  return Tensor(storage_, Shape(std::move(shape)), Shape(std::move(strides)),
+  return Tensor(storage_, Shape(shape), Shape(strides),
                 offset_ + (numel() == 0 ? 0 : index * strides_[d]));
 }
 
@@ -401,7 +403,7 @@ Tensor<T> tensor(std::initializer_list<NestedList<T>> values, Device device) {
   std::vector<T> flat;
   flat.reserve(values.size());
   nested_fill(root, flat);
-  return Tensor<T>::from_vector(flat, Shape(std::move(dims)), device);
+  return Tensor<T>::from_vector(flat, Shape(dims), device);
 }
 
 #define TESSERA_INSTANTIATE_CAST(T, U) template Tensor<U> Tensor<T>::cast<U>() const;

@@ -7,8 +7,7 @@
 #include "tessera/detail/scatter_host.hpp"
 #include "tessera/tensor.hpp"
 
-namespace tessera::detail {
-namespace host_ops {
+namespace tessera::detail::host_ops {
 
 template <class T, class Index>
 std::int64_t scatter_nd(ScatterOpId op, T* out, const T* source, std::int64_t numel,
@@ -37,5 +36,4 @@ std::int64_t scatter_nd(ScatterOpId op, T* out, const T* source, std::int64_t nu
 TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_SCATTER_HOST)
 #undef TESSERA_INSTANTIATE_SCATTER_HOST
 
-}  // namespace host_ops
-}  // namespace tessera::detail
+}  // namespace tessera::detail::host_ops
