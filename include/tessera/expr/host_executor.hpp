@@ -8,46 +8,12 @@
 #include <memory>
 #include <type_traits>
 
-#include <thrust/for_each.h>
-#include <thrust/iterator/counting_iterator.h>
-
 #include "tessera/config.hpp"
 #include "tessera/core/macros.hpp"
 #include "tessera/core/tensor_view.hpp"
-
-#if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP
-#include <omp.h>
-#include <thrust/system/omp/execution_policy.h>
-#elif TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_TBB
-#include <tbb/task_arena.h>
-#include <thrust/system/tbb/execution_policy.h>
-#else
-#include <thrust/system/cpp/execution_policy.h>
-#endif
+#include "tessera/expr/host_parallel.hpp"
 
 namespace tessera::detail {
-
-/// The Thrust execution policy of host kernels.
-inline auto host_policy() {
-#if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP
-  return thrust::omp::par;
-#elif TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_TBB
-  return thrust::tbb::par;
-#else
-  return thrust::cpp::par;
-#endif
-}
-
-/// Threads the host policy runs on (1 on Thrust's serial system).
-inline std::int64_t host_thread_count() {
-#if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP
-  return std::max(1, omp_get_max_threads());
-#elif TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_TBB
-  return std::max(1, tbb::this_task_arena::max_concurrency());
-#else
-  return 1;
-#endif
-}
 
 /// Extents of an iteration space (the output shape of an elementwise kernel).
 struct Extents {
@@ -90,17 +56,6 @@ struct Extents {
   }
 };
 
-/// Runs `f(block)` for every block in [0, blocks) on the host policy (inline for one block).
-template <class F>
-void host_parallel_for(std::int64_t blocks, const F& f) {
-  if (blocks <= 0) return;
-  if (blocks == 1) {
-    f(std::int64_t{0});
-    return;
-  }
-  thrust::for_each_n(host_policy(), thrust::counting_iterator<std::int64_t>(0), blocks, f);
-}
-
 /// Calls `segment(index, first, stop, next)` for each stretch of a row of `extents` among its
 /// elements [begin, end) in row-major order: elements first..stop-1 along the innermost
 /// dimension, with `index` the multi-index of the stretch's row (its innermost entry is
@@ -128,32 +83,34 @@ void for_each_row_segment(const Extents& extents, std::int64_t begin, std::int64
 }
 
 struct HostExecutor {
-  /// Elements per task: large enough to amortise scheduling, small enough to balance 2+ cores.
+  /// Elements per block of a reduction: one partial per block, combined in block order, so
+  /// that the summation order depends on the size alone (never on threads or timing).
   static constexpr std::int64_t kBlock = std::int64_t{1} << 15;
 
-  /// How an elementwise kernel splits n elements: blocks of about kBlock, their count a
-  /// multiple of the thread count (when there is more than one), so that the host system's
-  /// static split hands every thread the same number of elements: 1e6 elements in 31 blocks
-  /// left one thread 16 and the other 15, 3 % of the time. Reductions keep fixed kBlock
-  /// blocks: their summation order depends on the size alone.
-  struct Blocks {
-    std::int64_t count;
-    std::int64_t size;
-  };
-  static Blocks blocks_of(std::int64_t n) {
-    std::int64_t count = (n + kBlock - 1) / kBlock;
-    if (count <= 1) return {count, count == 1 ? n : kBlock};  // no divisions for small tensors
-    const std::int64_t threads = host_thread_count();
-    count = (count + threads - 1) / threads * threads;
-    const std::int64_t size = (n + count - 1) / count;
-    return {(n + size - 1) / size, size};
+  /// Elementwise work below this many elements always runs on the calling thread: even a
+  /// spinning pool's region (0.45 us on the machine of docs/benchmarks.md) would eat most of
+  /// what a second thread saves.
+  static constexpr std::int64_t kMinParallelElements = std::int64_t{1} << 13;
+
+  /// How elementwise work over n elements is split (host_adaptive_for): the calling thread
+  /// prices the rest on the first 1/64 of it (512 elements to one block); parts start at
+  /// multiples of 64 elements, so no two threads write one cache line.
+  static HostSplit elementwise_split(std::int64_t n) {
+    return {kMinParallelElements, std::clamp<std::int64_t>(n / 64, 512, kBlock), 64};
   }
+
+  /// Names one kind of elementwise work for host_adaptive_for (its cost per element).
+  template <class Out, class K, int Walk>
+  struct WriteWork {};
+  /// Names one kind of reduction for host_adaptive_for (its cost per block).
+  template <class Acc, class K>
+  struct ReduceWork {};
 
   /// data[i] = k.linear(i) for i in [begin, end). Not inlined, for the reason write_masked_row
   /// is not: inlined into the evaluation of `cast<double>(a) * 2.0 + 1.0`, GCC 12 moved the
   /// upper half of every 4 loaded floats through the stack (a store and a reload per vector;
   /// 10^4 elements: 6.0-6.2 us, 1.15x xtensor's time); on its own the loop keeps it in a
-  /// register (4.0-4.3 us, 0.79x). One call per block.
+  /// register (4.0-4.3 us, 0.79x). One call per part of the output.
   template <class Out, class K>
   [[gnu::noinline]] static void write_linear(Out* data, const K& k, std::int64_t begin,
                                              std::int64_t end) {
@@ -165,15 +122,11 @@ struct HostExecutor {
   template <class Out, class K>
   static void run(const TensorView<Out>& out, const K& k, bool linear) {
     const std::int64_t n = out.numel();
-    const Blocks split = blocks_of(n);
-    const std::int64_t blocks = split.count;
-    const std::int64_t block = split.size;
     if (linear) {
       Out* const data = out.data;
-      host_parallel_for(blocks, [data, k, n, block](std::int64_t b) {
-        const std::int64_t begin = b * block;
-        write_linear(data, k, begin, std::min(n, begin + block));
-      });
+      host_adaptive_for<WriteWork<Out, K, 0>>(
+          n, elementwise_split(n),
+          [data, &k](std::int64_t begin, std::int64_t end) { write_linear(data, k, begin, end); });
       return;
     }
     const Extents extents = Extents::of_view(out);
@@ -189,27 +142,28 @@ struct HostExecutor {
         run_rows(out, k, extents);
       }
     } else {
-      host_parallel_for(blocks, [out, k, n, extents, block](std::int64_t b) {
-        const std::int64_t begin = b * block;
-        const std::int64_t end = std::min(n, begin + block);
-        std::int64_t index[kMaxDims];
-        zero_dims(index);
-        extents.unravel(begin, index);
-        for (std::int64_t i = begin; i < end; ++i) {
-          std::int64_t offset = 0;
-          for (int d = 0; d < out.ndim; ++d) offset += index[d] * out.strides[d];
-          out.data[offset] = static_cast<Out>(k.at(index));
-          extents.increment(index);
-        }
-      });
+      host_adaptive_for<WriteWork<Out, K, 2>>(
+          n, elementwise_split(n), [&out, &k, &extents](std::int64_t begin, std::int64_t end) {
+            std::int64_t index[kMaxDims];
+            zero_dims(index);
+            extents.unravel(begin, index);
+            for (std::int64_t i = begin; i < end; ++i) {
+              std::int64_t offset = 0;
+              for (int d = 0; d < out.ndim; ++d) offset += index[d] * out.strides[d];
+              out.data[offset] = static_cast<Out>(k.at(index));
+              extents.increment(index);
+            }
+          });
     }
   }
 
   /// Rows per tile of the strided walk: one 64-byte line of 4-byte elements read down a column.
   static constexpr int kTileRows = 16;
   /// Columns per tile of the strided walk: the tile's lines (one per column of a transposed
-  /// operand) stay in L1 while its rows are walked.
-  static constexpr std::int64_t kTileColumns = 128;
+  /// operand, 16 KiB) stay in L1 while its rows are walked. 3162x3162 a.T + b on 2 threads of
+  /// an AMD EPYC (48 KiB L1d), fastest of 30 against the hand-written OpenMP loop: 128
+  /// columns 1.10-1.12x its time, 256 0.96-0.98x, 512 1.00-1.02x, 1024 1.08x.
+  static constexpr std::int64_t kTileColumns = 256;
   /// Rows shorter than this are walked whole: the lines a transposed operand needs for one row
   /// (one per element, 64 KiB for 1000) stay in L2 until the next row, and tiles measured
   /// 1.07-1.41x the hand-written loop's time at 1000x1000 while making 3162x3162 2.7x faster.
@@ -245,29 +199,27 @@ struct HostExecutor {
       row[j] = static_cast<Out>(k.template inner_masked<Mask, 0>(j));
   }
 
-  /// The strided/broadcast case, row by row: per row segment of a block, one `seek` and the
+  /// The strided/broadcast case, row by row: per row segment of a part, one `seek` and the
   /// output row's offset, then a loop along the innermost dimension with one multiply per
   /// operand (instead of a full offset per operand and element). Rows where the output and
   /// every operand have unit steps (e.g. a row vector broadcast over rows) get their own loop,
   /// which the compiler vectorises. Otherwise (a transposed operand or output, rows of at
-  /// least kTileMinRow) a block's rows are walked in tiles of kTileRows rows by kTileColumns
+  /// least kTileMinRow) a part's rows are walked in tiles of kTileRows rows by kTileColumns
   /// columns, so that each cache line a strided operand brings in serves the next rows too
   /// instead of being evicted first.
   template <class Out, class K>
   static void run_rows(const TensorView<Out>& out, const K& k, const Extents& extents) {
     const std::int64_t n = extents.numel();
-    const Blocks split = blocks_of(n);
-    const std::int64_t blocks = split.count;
-    const std::int64_t block = split.size;
     const int last = extents.ndim - 1;
     const std::int64_t out_step = out.strides[last];
     const bool unit = out_step == 1 && k.unit();
     const bool tiled = !unit && extents.ndim >= 2 && extents.shape[last] >= kTileMinRow;
-    // By reference: the caller waits for every block, and each block copies the kernel into
+    // By reference: the caller waits for every part, and each part copies the kernel into
     // its cursor anyway (a second copy per evaluation stalled on store forwarding: the kernel
     // was just built field by field and was copied 16 bytes at a time).
-    host_parallel_for(
-        blocks, [&out, &k, n, &extents, last, out_step, unit, tiled, block](std::int64_t b) {
+    host_adaptive_for<WriteWork<Out, K, 1>>(
+        n, elementwise_split(n),
+        [&out, &k, &extents, last, out_step, unit, tiled](std::int64_t begin, std::int64_t end) {
           K cursor = k;
           Out* row = nullptr;  // the output row of the stretch being written
           // Writes row segment [first, stop) of the row at `index`; `next`: that row follows the
@@ -304,8 +256,6 @@ struct HostExecutor {
             for (std::int64_t j = first; j < stop; ++j)
               row[j * out_step] = static_cast<Out>(cursor.inner(j));
           };
-          const std::int64_t begin = b * block;
-          const std::int64_t end = std::min(n, begin + block);
           if (!tiled) {
             for_each_row_segment(extents, begin, end, write);
             return;
@@ -351,12 +301,13 @@ struct HostExecutor {
   /// i % kLanes, and the lanes combine in lane order at the end. A single accumulator chains
   /// every combine on the previous one, which no compiler may reorder for floating point; lanes
   /// make that reordering part of the algorithm, so the loop vectorises without any
-  /// result-changing flag, and the order still depends on the size alone (never on threads).
+  /// result-changing flag, and the order still depends on the size alone (never on threads
+  /// nor on the vector width: one clone per vector extension, TESSERA_VECTOR_CLONES).
   static constexpr int kLanes = 16;
 
   template <class Acc, class K, class Combine>
-  static Acc reduce_linear(const K& k, std::int64_t begin, std::int64_t end, Acc init,
-                           Combine combine) {
+  TESSERA_VECTOR_CLONES static Acc reduce_linear(const K& k, std::int64_t begin, std::int64_t end,
+                                                 Acc init, Combine combine) {
     Acc lanes[kLanes];
     for (Acc& lane : lanes) lane = init;
     std::int64_t i = begin;
@@ -418,7 +369,10 @@ struct HostExecutor {
     // reference, which UBSan reports).
     const auto partials = std::make_unique<Acc[]>(static_cast<std::size_t>(blocks));
     Acc* const slots = partials.get();
-    host_parallel_for(blocks, [slots, block_value](std::int64_t b) { slots[b] = block_value(b); });
+    host_adaptive_for<ReduceWork<Acc, K>>(
+        blocks, HostSplit{2, 1, 1}, [slots, &block_value](std::int64_t first, std::int64_t last) {
+          for (std::int64_t b = first; b < last; ++b) slots[b] = block_value(b);
+        });
     Acc acc = init;
     for (std::int64_t b = 0; b < blocks; ++b) acc = combine(acc, slots[b]);
     return acc;

@@ -1,0 +1,282 @@
+#pragma once
+/// @file host_parallel.hpp
+/// The host pool: the Thrust host policy and its thread count, loops over blocks on it, and
+/// `host_adaptive_for`, which runs work of a known size on the calling thread alone when a
+/// parallel region would cost more than it saves.
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <limits>
+
+#include <thrust/for_each.h>
+#include <thrust/iterator/counting_iterator.h>
+
+#include "tessera/config.hpp"
+
+#if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP
+#include <omp.h>
+#include <thrust/system/omp/execution_policy.h>
+#elif TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_TBB
+#include <tbb/task_arena.h>
+#include <thrust/system/tbb/execution_policy.h>
+#else
+#include <thrust/system/cpp/execution_policy.h>
+#endif
+
+namespace tessera::detail {
+
+/// The Thrust execution policy of host kernels.
+inline auto host_policy() {
+#if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP
+  return thrust::omp::par;
+#elif TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_TBB
+  return thrust::tbb::par;
+#else
+  return thrust::cpp::par;
+#endif
+}
+
+/// Threads the host policy runs on (1 on Thrust's serial system).
+inline std::int64_t host_thread_count() {
+#if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP
+  return std::max(1, omp_get_max_threads());
+#elif TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_TBB
+  return std::max(1, tbb::this_task_arena::max_concurrency());
+#else
+  return 1;
+#endif
+}
+
+/// Runs `f(block)` for every block in [0, blocks) on the host policy (inline for one block).
+template <class F>
+void host_parallel_for(std::int64_t blocks, const F& f) {
+  if (blocks <= 0) return;
+  if (blocks == 1) {
+    f(std::int64_t{0});
+    return;
+  }
+  thrust::for_each_n(host_policy(), thrust::counting_iterator<std::int64_t>(0), blocks, f);
+}
+
+/// Nanoseconds on the steady clock.
+inline std::int64_t host_clock_ns() noexcept {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+/// What a parallel region of the host pool costs beyond its slowest part's work: waking the
+/// pool and joining it (how slow parts get when their threads share memory bandwidth is the
+/// work's own, HostWorkRecord). Learned from the regions
+/// `host_adaptive_for` runs, because it depends on the machine and on how the pool waits: on
+/// the 2-core VM of docs/benchmarks.md an empty OpenMP region took 0.45 us with the default
+/// (spinning) wait policy and 31-84 us with OMP_WAIT_POLICY=passive, where the sleeping thread
+/// must be woken. Shared by every caller; the racy updates lose a sample at worst.
+class HostRegionCost {
+ public:
+  constexpr HostRegionCost() noexcept = default;
+  /// Starts from `estimate_ns` instead of 0 (tests, and callers that know their machine).
+  constexpr explicit HostRegionCost(std::int64_t estimate_ns) noexcept : ns_(estimate_ns) {}
+  HostRegionCost(const HostRegionCost&) = delete;
+  HostRegionCost& operator=(const HostRegionCost&) = delete;
+
+  /// The expected cost of the next region, in ns (0 before any region ran).
+  [[nodiscard]] std::int64_t estimate() const noexcept {
+    return ns_.load(std::memory_order_relaxed);
+  }
+
+  /// One region's measured cost. A moving average, each sample capped at a few times the
+  /// estimate (1 us at first): one region stretched by preemption, or the first one, which
+  /// starts the pool's threads (7 ms seen), must not keep medium work serial for long.
+  void record(std::int64_t sample) noexcept {
+    sample = std::max<std::int64_t>(0, sample);
+    const std::int64_t old = ns_.load(std::memory_order_relaxed);
+    const std::int64_t capped = std::min(sample, 4 * old + kSampleFloorNs);
+    ns_.store(old + (capped - old) / 4, std::memory_order_relaxed);
+  }
+
+  /// A region was declined that could have saved up to `gain_ns` and, by the estimates,
+  /// would have cost `price_ns` more than the calling thread alone. Returns true when it should
+  /// run anyway, to measure again: once the gains declined since the last retry add up to
+  /// kRetryRegions times the price (or the region cost, if more), so that estimates made stale
+  /// by a quietened machine or a pool that spins again are retried, at a price bounded by
+  /// 1/kRetryRegions of what the declined regions could have saved.
+  bool retry_after_decline(double gain_ns, double price_ns) noexcept {
+    const double declined = declined_ns_.load(std::memory_order_relaxed) + gain_ns;
+    const double bar =
+        static_cast<double>(kRetryRegions) * std::max(price_ns, static_cast<double>(estimate()));
+    if (declined < bar) {
+      declined_ns_.store(declined, std::memory_order_relaxed);
+      return false;
+    }
+    declined_ns_.store(0.0, std::memory_order_relaxed);
+    return true;
+  }
+
+  /// What reading host_clock_ns() twice costs (ns), taken off a probe's time (measured once).
+  [[nodiscard]] std::int64_t clock_cost() noexcept {
+    std::int64_t cost = clock_ns_.load(std::memory_order_relaxed);
+    if (cost >= 0) return cost;
+    cost = std::numeric_limits<std::int64_t>::max();
+    for (int i = 0; i < 8; ++i) {
+      const std::int64_t t0 = host_clock_ns();
+      cost = std::min(cost, host_clock_ns() - t0);
+    }
+    clock_ns_.store(cost, std::memory_order_relaxed);
+    return cost;
+  }
+
+ private:
+  static constexpr std::int64_t kSampleFloorNs = 1000;
+  static constexpr std::int64_t kRetryRegions = 32;
+  std::atomic<std::int64_t> ns_{0};
+  std::atomic<double> declined_ns_{0.0};
+  std::atomic<std::int64_t> clock_ns_{-1};
+};
+
+/// The process's region cost (one per binary that instantiates the host kernels).
+inline constinit HostRegionCost host_region_cost{};
+
+/// What host_adaptive_for remembers of one kind of work (times per item in ns; negative:
+/// not measured yet).
+struct HostWorkRecord {
+  std::atomic<float> alone_ns{-1.0f};      ///< on the calling thread alone (the last probe)
+  std::atomic<float> shared_ns{-1.0f};     ///< in the slowest part while every thread runs one
+                                           ///< (memory bandwidth shared): regions' moving average
+  std::atomic<std::uint32_t> unprobed{0};  ///< regions run without a probe
+};
+
+/// The record of the work named `Key`.
+template <class Key>
+inline constinit HostWorkRecord host_work_record{};
+
+/// How host_adaptive_for may split its items.
+struct HostSplit {
+  std::int64_t min_items;  ///< below this, always the calling thread alone (no clock read)
+  std::int64_t probe;      ///< items the calling thread runs first, timed, to price the rest
+  std::int64_t align;      ///< parts start at multiples of this (the output's cache lines)
+};
+
+/// Runs `body(begin, end)` over [0, items) in contiguous parts, on the calling thread alone
+/// when a parallel region would take longer than that. The work named `Key` is priced from
+/// what it took before (HostWorkRecord): per item alone, and per item in one part while the
+/// other threads run theirs (slower when they share memory bandwidth); a region adds its
+/// fixed cost (HostRegionCost). Unknown or stale times are measured by a probe: the calling
+/// thread runs the first `split.probe` items and times them. The rest then stays on it when
+/// sharing would not be faster, and otherwise runs in one equal part per thread. Work that
+/// plainly pays is shared at once, without a probe, but for one call in kReprobe; work that
+/// plainly does not runs whole (no clock read), but now and then a declined region runs
+/// anyway, to measure again (HostRegionCost::retry_after_decline). The work must not depend
+/// on how [0, items) is cut, so that no result changes with the choice. `cost`: what regions
+/// cost (the process's estimate unless a test brings its own).
+template <class Key, class Body>
+void host_adaptive_for(std::int64_t items, const HostSplit& split, const Body& body,
+                       HostRegionCost& cost = host_region_cost) {
+  constexpr std::uint32_t kReprobe = 16;  // calls shared without a probe, then one probed
+  // Work that takes this many region costs alone is always shared: whatever the record says
+  // of parts slowed by shared bandwidth, a region then costs little, and staying alone on a
+  // stale or disturbed record would cost up to (threads - 1) / threads of the time.
+  constexpr double kAlwaysShare = 16.0;
+  if (items <= 0) return;
+  const std::int64_t threads = host_thread_count();
+  if (threads <= 1 || items < split.min_items) {
+    body(std::int64_t{0}, items);
+    return;
+  }
+  const auto round_up = [&split](std::int64_t v) {
+    return (v + split.align - 1) / split.align * split.align;
+  };
+  const auto part_of = [&](std::int64_t first) {  // items per part from `first` on
+    return round_up((items - first + threads - 1) / threads);
+  };
+  const auto parts_from = [&](std::int64_t first) {
+    if (first >= items) return std::int64_t{0};
+    const std::int64_t part = part_of(first);
+    return (items - first + part - 1) / part;
+  };
+  HostWorkRecord& work = host_work_record<Key>;
+  const double region_ns = static_cast<double>(cost.estimate());
+  // Times of [first, items) alone and shared, by the record (shared: the longest part and the
+  // region; a part is as slow as alone until a region has said otherwise).
+  const auto alone_time = [&](std::int64_t first, double alone) {
+    return alone * static_cast<double>(items - first);
+  };
+  const auto shared_time = [&](std::int64_t first, double alone) {
+    const float shared = work.shared_ns.load(std::memory_order_relaxed);
+    const double per_item = shared >= 0.0f ? static_cast<double>(shared) : alone;
+    return per_item * static_cast<double>(std::min(items - first, part_of(first))) + region_ns;
+  };
+  // Runs [first, items) in one part per thread, then learns the slowest part's time per item
+  // (bandwidth shared, a slower core) and the region's fixed cost: its wall time beyond that
+  // part's (waking the pool, joining it).
+  const auto share = [&](std::int64_t first) {
+    const std::int64_t part = part_of(first);
+    const std::int64_t parts = parts_from(first);
+    std::atomic<std::int64_t> slowest_ns{0};
+    const std::int64_t start = host_clock_ns();
+    host_parallel_for(parts, [&body, &slowest_ns, first, part, items](std::int64_t p) {
+      const std::int64_t begin = first + p * part;
+      const std::int64_t t0 = host_clock_ns();
+      body(begin, std::min(items, begin + part));
+      const std::int64_t took = host_clock_ns() - t0;
+      std::int64_t seen = slowest_ns.load(std::memory_order_relaxed);
+      while (took > seen &&
+             !slowest_ns.compare_exchange_weak(seen, took, std::memory_order_relaxed)) {
+      }
+    });
+    const std::int64_t slowest = slowest_ns.load(std::memory_order_relaxed);
+    cost.record(host_clock_ns() - start - slowest);
+    // A moving average: one region with a preempted part must not keep the work alone.
+    const double sample = static_cast<double>(slowest) / static_cast<double>(part);
+    const float before = work.shared_ns.load(std::memory_order_relaxed);
+    work.shared_ns.store(
+        static_cast<float>(before < 0.0f ? sample : before + (sample - before) / 4.0),
+        std::memory_order_relaxed);
+  };
+  const float known = work.alone_ns.load(std::memory_order_relaxed);
+  bool retry = false;  // a region runs whatever the probe says, to measure again
+  if (known >= 0.0f && parts_from(0) >= 2) {
+    const double alone = alone_time(0, known);
+    const double shared = shared_time(0, known);
+    if (shared >= alone && alone <= kAlwaysShare * region_ns) {
+      retry =
+          cost.retry_after_decline(alone - alone / static_cast<double>(threads), shared - alone);
+      if (!retry) {
+        body(std::int64_t{0}, items);
+        return;
+      }
+    } else if (alone > kAlwaysShare * region_ns || alone - shared > region_ns) {
+      const std::uint32_t unprobed = work.unprobed.load(std::memory_order_relaxed);
+      work.unprobed.store(unprobed + 1, std::memory_order_relaxed);
+      if (unprobed % kReprobe != kReprobe - 1) {
+        share(0);
+        return;
+      }
+    }
+  }
+  const std::int64_t probe = std::min(items, round_up(std::max<std::int64_t>(1, split.probe)));
+  const std::int64_t clock = cost.clock_cost();
+  const std::int64_t start = host_clock_ns();
+  body(std::int64_t{0}, probe);
+  const std::int64_t probed = host_clock_ns();
+  const double alone_per_item =
+      static_cast<double>(std::max<std::int64_t>(0, probed - start - clock)) /
+      static_cast<double>(probe);
+  work.alone_ns.store(static_cast<float>(alone_per_item), std::memory_order_relaxed);
+  if (parts_from(probe) < 2) {
+    if (probe < items) body(probe, items);
+    return;
+  }
+  const double alone = alone_time(probe, alone_per_item);
+  const double shared = shared_time(probe, alone_per_item);
+  if (!retry && shared >= alone && alone <= kAlwaysShare * region_ns &&
+      !cost.retry_after_decline(alone - alone / static_cast<double>(threads), shared - alone)) {
+    body(probe, items);
+    return;
+  }
+  share(probe);
+}
+
+}  // namespace tessera::detail

@@ -1,0 +1,307 @@
+// The host pool's adaptive split (host_adaptive_for, HostRegionCost): every item once, in
+// aligned contiguous parts, on one thread or on all of them; the cost estimate's rules; and
+// that no elementwise result or reduction changes with the thread count or the choice (the
+// reduction's lanes fix its order, whatever vector width the loader picked).
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <mutex>
+#include <random>
+#include <set>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+#include "tessera/expr/host_parallel.hpp"
+#include "tessera/tessera.hpp"
+
+namespace {
+
+namespace ts = tessera;
+using ts::detail::host_adaptive_for;
+using ts::detail::HostRegionCost;
+using ts::detail::HostSplit;
+
+// Runs `body` with the host pool at each of `counts` threads (once, on another host system), naming
+// the count in failures; the pool's size is restored afterwards.
+template <class Body>
+void with_host_threads(std::initializer_list<int> counts, Body body) {
+#if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP
+  const int before = omp_get_max_threads();
+  for (int threads : counts) {
+    omp_set_num_threads(threads);
+    SCOPED_TRACE("host threads " + std::to_string(threads));
+    body(threads);
+  }
+  omp_set_num_threads(before);
+#else
+  (void)counts;
+  body(1);
+#endif
+}
+
+int thread_number() {
+#if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP
+  return omp_get_thread_num();
+#else
+  return 0;
+#endif
+}
+
+bool in_parallel() {
+#if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP
+  return omp_in_parallel() != 0;
+#else
+  return false;
+#endif
+}
+
+// Busy work of about `ns` nanoseconds, so that a region pays (or plainly does not).
+void spin_for(std::int64_t ns) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::nanoseconds(ns);
+  while (std::chrono::steady_clock::now() < until) {
+  }
+}
+
+struct Part {
+  std::int64_t begin;
+  std::int64_t end;
+  int thread;
+  bool parallel;
+};
+
+// The parts host_adaptive_for hands out, checked to cover [0, items) once each.
+template <class Key>
+std::vector<Part> parts_of(std::int64_t items, const HostSplit& split, HostRegionCost& cost,
+                           std::int64_t ns_per_item) {
+  std::mutex mutex;
+  std::vector<Part> parts;
+  host_adaptive_for<Key>(
+      items, split,
+      [&](std::int64_t begin, std::int64_t end) {
+        spin_for((end - begin) * ns_per_item);
+        const std::lock_guard<std::mutex> lock(mutex);
+        parts.push_back({begin, end, thread_number(), in_parallel()});
+      },
+      cost);
+  std::sort(parts.begin(), parts.end(),
+            [](const Part& a, const Part& b) { return a.begin < b.begin; });
+  std::int64_t next = 0;
+  for (const Part& part : parts) {
+    EXPECT_EQ(part.begin, next) << "parts must tile [0, " << items << ") in order";
+    EXPECT_LT(part.begin, part.end) << "no empty part";
+    EXPECT_EQ(part.begin % split.align, 0) << "part at " << part.begin << " is not aligned";
+    next = part.end;
+  }
+  EXPECT_EQ(next, items);
+  return parts;
+}
+
+struct CoverKey {};
+struct CostlyKey {};
+struct CheapKey {};
+struct SmallKey {};
+
+TEST(HostAdaptiveFor, CoversEveryItemOnceInAlignedPartsWhateverItChooses) {
+  with_host_threads({1, 2, 3, 4}, [](int) {
+    for (const std::int64_t items : {0, 1, 63, 64, 65, 1000, 8191, 8192, 10000, 100003}) {
+      for (const HostSplit split : {HostSplit{1, 1, 1}, HostSplit{8192, 512, 64}}) {
+        SCOPED_TRACE("items " + std::to_string(items));
+        HostRegionCost free_regions(0);              // any measurable gain pays
+        HostRegionCost dear_regions(1'000'000'000);  // nothing here pays
+        parts_of<CoverKey>(items, split, free_regions, 1);
+        parts_of<CoverKey>(items, split, dear_regions, 1);
+      }
+    }
+  });
+}
+
+TEST(HostAdaptiveFor, SharesCostlyWorkAmongEveryThread) {
+#if TESSERA_HOST_SYSTEM != TESSERA_HOST_SYSTEM_OMP
+  GTEST_SKIP() << "the host system is not OpenMP: its thread count is not set here";
+#else
+  with_host_threads({2, 3, 4}, [](int threads) {
+    HostRegionCost cost(0);
+    // 200 us of work in 2000 items: far above any region's cost. The first call may probe
+    // (unless an earlier thread count left this work's time per item); the second knows the
+    // work pays and shares it at once.
+    for (int call = 0; call < 2; ++call) {
+      SCOPED_TRACE("call " + std::to_string(call));
+      const auto parts = parts_of<CostlyKey>(2000, HostSplit{2, 10, 1}, cost, 100);
+      std::set<int> seen;
+      for (const Part& part : parts) {
+        if (part.parallel) seen.insert(part.thread);
+      }
+      EXPECT_EQ(static_cast<int>(seen.size()), threads) << "every thread gets a part";
+      if (call == 1 || parts.size() == static_cast<std::size_t>(threads)) {
+        EXPECT_EQ(parts.size(), static_cast<std::size_t>(threads)) << "one part per thread";
+        for (const Part& part : parts) EXPECT_TRUE(part.parallel);
+      } else {
+        EXPECT_EQ(parts.size(), static_cast<std::size_t>(threads) + 1) << "a probe, then parts";
+        EXPECT_FALSE(parts.front().parallel) << "the probe runs on the calling thread first";
+      }
+    }
+  });
+#endif
+}
+
+TEST(HostAdaptiveFor, KeepsWorkCheaperThanARegionOnTheCallingThread) {
+  with_host_threads({2, 4}, [](int) {
+    HostRegionCost cost(1'000'000'000);     // a region costs 1 s
+    for (int call = 0; call < 3; ++call) {  // probed on the first call, then priced from it
+      const auto parts = parts_of<CheapKey>(100000, HostSplit{2, 1000, 1}, cost, 0);
+      for (const Part& part : parts) {
+        EXPECT_FALSE(part.parallel);
+        EXPECT_EQ(part.thread, 0);
+      }
+      EXPECT_LE(parts.size(), 2U) << "a probe and the rest at most";
+    }
+  });
+}
+
+TEST(HostAdaptiveFor, BelowTheMinimumRunsWholeWithoutAProbe) {
+  with_host_threads({2}, [](int) {
+    HostRegionCost cost(0);
+    const auto parts = parts_of<SmallKey>(8191, HostSplit{8192, 512, 64}, cost, 10);
+    ASSERT_EQ(parts.size(), 1U);
+    EXPECT_FALSE(parts[0].parallel);
+    EXPECT_EQ(cost.estimate(), 0) << "no region ran, nothing learned";
+  });
+}
+
+TEST(HostRegionCost, SamplesMoveTheEstimateAQuarterAndAreCapped) {
+  HostRegionCost cost;
+  EXPECT_EQ(cost.estimate(), 0);
+  cost.record(1'000'000'000);  // capped at 4 * 0 + 1 us: the pool's start-up is not its cost
+  EXPECT_EQ(cost.estimate(), 250);
+  cost.record(250 + 400);
+  EXPECT_EQ(cost.estimate(), 350);
+  cost.record(-5);  // a region faster than its estimate: 0
+  EXPECT_EQ(cost.estimate(), 350 - 350 / 4);
+  HostRegionCost known(40'000);
+  known.record(1'000'000);  // capped at 4 * 40 us + 1 us
+  EXPECT_EQ(known.estimate(), 40'000 + (161'000 - 40'000) / 4);
+}
+
+TEST(HostRegionCost, RetriesOnceDeclinedGainsAddUpToThirtyTwoPrices) {
+  HostRegionCost cost(1000);
+  int declines = 0;
+  while (!cost.retry_after_decline(10.0, 0.0)) ++declines;  // the price: the region cost
+  EXPECT_EQ(declines, 32 * 1000 / 10 - 1);
+  EXPECT_FALSE(cost.retry_after_decline(10.0, 0.0)) << "the sum starts again after a retry";
+  HostRegionCost same(1000);
+  declines = 0;
+  while (!same.retry_after_decline(10.0, 5000.0)) ++declines;  // a dearer retry: rarer
+  EXPECT_EQ(declines, 32 * 5000 / 10 - 1);
+}
+
+// ---- results do not depend on the split ----------------------------------------------------
+
+std::vector<float> random_floats(std::int64_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> dist;
+  std::vector<float> v(static_cast<std::size_t>(n));
+  for (auto& x : v) x = dist(rng);
+  return v;
+}
+
+TEST(HostAdaptiveFor, ElementwiseResultsAreTheSameBitsAtEveryThreadCount) {
+  for (const std::int64_t n : {8191, 8192, 10000, 65600, 1000003}) {
+    const auto a = random_floats(n, 1);
+    const auto b = random_floats(n, 2);
+    std::vector<float> expected(a.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      expected[i] = a[i] * b[i] + 2.0f * a[i] - std::sqrt(std::fabs(b[i]));
+    }
+    const auto ta = ts::Tensor<float>::from_vector(a, {n});
+    const auto tb = ts::Tensor<float>::from_vector(b, {n});
+    with_host_threads({1, 2, 3, 4}, [&](int) {
+      for (int call = 0; call < 3; ++call) {  // the probe's call and the priced ones
+        const ts::Tensor<float> c = ta * tb + 2.0f * ta - ts::sqrt(ts::abs(tb));
+        const auto got = c.to_vector();
+        ASSERT_EQ(std::memcmp(got.data(), expected.data(), got.size() * sizeof(float)), 0)
+            << "n " << n;
+        // Strided: the row walk, over a transposed view of the same values.
+        const std::int64_t rows = n / 100;
+        const auto x = ts::Tensor<float>::from_vector(
+            std::vector<float>(a.begin(), a.begin() + rows * 100), {100, rows});
+        const ts::Tensor<float> t = x.transpose(0, 1) * 3.0f;
+        const auto tv = t.to_vector();
+        for (std::int64_t i = 0; i < rows; ++i) {
+          for (std::int64_t j = 0; j < 100; ++j) {
+            ASSERT_EQ(tv[static_cast<std::size_t>(i * 100 + j)],
+                      a[static_cast<std::size_t>(j * rows + i)] * 3.0f);
+          }
+        }
+      }
+    });
+  }
+}
+
+// The host reduction's order, spelled out: 16 lanes per block of 32768 elements (element i of
+// a block to lane i % 16), the lanes folded in lane order, the blocks' partials in block order.
+// Each product is rounded before it is added (volatile), as the kernel must: a fused
+// multiply-add, which AVX-512 would allow, gives other bits.
+template <class T>
+double lane_order_sum(const std::vector<T>& a, const std::vector<T>& b) {
+  constexpr std::size_t kBlock = 32768;
+  constexpr std::size_t kLanes = 16;
+  double total = 0.0;
+  for (std::size_t begin = 0; begin < a.size(); begin += kBlock) {
+    const std::size_t end = std::min(a.size(), begin + kBlock);
+    double lanes[kLanes] = {};
+    for (std::size_t i = begin; i < end; ++i) {
+      const volatile T product = a[i] * b[i];
+      lanes[(i - begin) % kLanes] += static_cast<double>(product);
+    }
+    double block = 0.0;
+    for (const double lane : lanes) block += lane;
+    total += block;
+  }
+  return total;
+}
+
+template <class T>
+std::vector<T> random_values(std::int64_t n, unsigned seed) {
+  const auto floats = random_floats(n, seed);
+  return std::vector<T>(floats.begin(), floats.end());
+}
+
+template <class T>
+void expect_lane_order(std::int64_t n) {
+  const auto a = random_values<T>(n, 3);
+  auto b = random_values<T>(n, 4);
+  if constexpr (std::is_same_v<T, double>) {
+    for (auto& x : b) x *= 1.0 + 1e-9;  // products with every bit of a double in play
+  }
+  const T expected = static_cast<T>(lane_order_sum(a, b));
+  const auto ta = ts::Tensor<T>::from_vector(a, {n});
+  const auto tb = ts::Tensor<T>::from_vector(b, {n});
+  with_host_threads({1, 2, 3, 4}, [&](int) {
+    for (int call = 0; call < 3; ++call) {
+      const T got = ts::sum(ta * tb);
+      EXPECT_EQ(std::memcmp(&got, &expected, sizeof got), 0)
+          << "n " << n << ": " << got << " against " << expected;
+    }
+  });
+}
+
+TEST(HostAdaptiveFor, ReductionsKeepTheLaneOrderAtEveryThreadCount) {
+  for (const std::int64_t n : {1000, 32768, 3 * 32768 + 5, 1000003}) {
+    expect_lane_order<float>(n);
+    expect_lane_order<double>(n);  // double sums show any other order in their last bits
+  }
+}
+
+}  // namespace
