@@ -277,19 +277,25 @@ std::int64_t nonzero_write_run(const K& k, bool linear, std::int64_t* index, int
   for (; i < end && row < row_end;) {
     std::int64_t stop = end;
     if constexpr (!Dense) {
-      // Sparse: a chunk without a nonzero is skipped after one vectorised test; a chunk with
-      // one is walked element by element.
+      // Sparse: a chunk without a nonzero is skipped after one vectorised test; in a chunk with
+      // one, only the set bits of its mask are visited (count-trailing-zeros), as in the dense
+      // loop. Walking such a chunk element by element made the write pass 4x the count pass
+      // at 0.1 % density, where 6 % of chunks hold a nonzero (4000x4000, one thread).
       if (linear && i + kNonzeroChunk <= end) {
         std::uint8_t any = 0;  // a byte, not a bool: this form vectorises
         for (std::int64_t j = 0; j < kNonzeroChunk; ++j) {
           any |= static_cast<std::uint8_t>(k.linear(i + j) != 0);
         }
-        if (any == 0) {
-          i += kNonzeroChunk;
-          column += kNonzeroChunk;
-          continue;
+        if (any != 0) {
+          for (std::uint64_t mask = nonzero_mask_chunk(k, i); mask != 0 && row < row_end; ++row) {
+            const std::int64_t at = column + std::countr_zero(mask);
+            mask &= mask - 1;
+            nonzero_store_row<Rank>(data + row * rs, cs, prefix, last, at);
+          }
         }
-        stop = i + kNonzeroChunk;
+        i += kNonzeroChunk;
+        column += kNonzeroChunk;
+        continue;
       }
     }
     for (; i < stop && row < row_end; ++i, ++column) {
