@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -291,7 +292,8 @@ void expect_lane_order(std::int64_t n) {
   with_host_threads({1, 2, 3, 4}, [&](int) {
     for (int call = 0; call < 3; ++call) {
       const T got = ts::sum(ta * tb);
-      EXPECT_EQ(std::memcmp(&got, &expected, sizeof got), 0)
+      using Bits = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
+      EXPECT_EQ(std::bit_cast<Bits>(got), std::bit_cast<Bits>(expected))
           << "n " << n << ": " << got << " against " << expected;
     }
   });

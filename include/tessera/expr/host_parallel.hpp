@@ -197,7 +197,7 @@ void host_adaptive_for(std::int64_t items, const HostSplit& split, const Body& b
     return (items - first + part - 1) / part;
   };
   HostWorkRecord& work = host_work_record<Key>;
-  const double region_ns = static_cast<double>(cost.estimate());
+  const auto region_ns = static_cast<double>(cost.estimate());
   // Times of [first, items) alone and shared, by the record (shared: the longest part and the
   // region; a part is as slow as alone until a region has said otherwise).
   const auto alone_time = [&](std::int64_t first, double alone) {
