@@ -24,6 +24,7 @@
 #include <omp.h>
 #endif
 
+#include "support/host_threads.hpp"
 #include "tessera/expr/host_parallel.hpp"
 #include "tessera/tessera.hpp"
 
@@ -34,23 +35,7 @@ using ts::detail::host_adaptive_for;
 using ts::detail::HostRegionCost;
 using ts::detail::HostSplit;
 
-// Runs `body` with the host pool at each of `counts` threads (once, on another host system), naming
-// the count in failures; the pool's size is restored afterwards.
-template <class Body>
-void with_host_threads(std::initializer_list<int> counts, Body body) {
-#if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP
-  const int before = omp_get_max_threads();
-  for (int threads : counts) {
-    omp_set_num_threads(threads);
-    SCOPED_TRACE("host threads " + std::to_string(threads));
-    body(threads);
-  }
-  omp_set_num_threads(before);
-#else
-  (void)counts;
-  body(1);
-#endif
-}
+using tessera_test::with_host_threads;
 
 int thread_number() {
 #if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP

@@ -12,10 +12,7 @@
 #include <string>
 #include <vector>
 
-#if defined(_OPENMP)
-#include <omp.h>
-#endif
-
+#include "support/host_threads.hpp"
 #include "support/scatter_reference.hpp"
 #include "support/typed.hpp"
 #include "tessera/tessera.hpp"
@@ -81,23 +78,7 @@ TYPED_TEST(ScatterFloat, ParallelEqualsSequentialLoopBitForBit) {
   }
 }
 
-// Runs `body` with the host pool at each of `counts` threads (once, on the one thread there
-// is, without OpenMP), naming the count in failures; the pool's size is restored afterwards.
-template <class Body>
-void with_host_threads(std::initializer_list<int> counts, Body body) {
-#if defined(_OPENMP)
-  const int before = omp_get_max_threads();
-  for (int threads : counts) {
-    omp_set_num_threads(threads);
-    SCOPED_TRACE("host threads " + std::to_string(threads));
-    body();
-  }
-  omp_set_num_threads(before);
-#else
-  (void)counts;
-  body();
-#endif
-}
+using tessera_test::with_host_threads;
 
 // The element schedule for many rows, at 1 to 4 host threads (as many output parts): rows that
 // are no multiple of anything, duplicates on both sides of power-of-two edges and of the

@@ -198,15 +198,19 @@ void host_adaptive_for(std::int64_t items, const HostSplit& split, const Body& b
   };
   HostWorkRecord& work = host_work_record<Key>;
   const auto region_ns = static_cast<double>(cost.estimate());
-  // Times of [first, items) alone and shared, by the record (shared: the longest part and the
-  // region; a part is as slow as alone until a region has said otherwise).
-  const auto alone_time = [&](std::int64_t first, double alone) {
-    return alone * static_cast<double>(items - first);
-  };
+  // Time of [first, items) shared, by the record: the longest part and the region (a part is
+  // as slow as alone, `alone` per item, until a region has said otherwise).
   const auto shared_time = [&](std::int64_t first, double alone) {
     const float shared = work.shared_ns.load(std::memory_order_relaxed);
     const double per_item = shared >= 0.0f ? static_cast<double>(shared) : alone;
     return per_item * static_cast<double>(std::min(items - first, part_of(first))) + region_ns;
+  };
+  // Whether work taking `alone` ns on the calling thread and `shared` ns in a region stays on
+  // the calling thread: sharing is not faster, the work is too small to share regardless, and
+  // no retry is due (HostRegionCost::retry_after_decline).
+  const auto stays_alone = [&](double alone, double shared) {
+    return shared >= alone && alone <= kAlwaysShare * region_ns &&
+           !cost.retry_after_decline(alone - alone / static_cast<double>(threads), shared - alone);
   };
   // Runs [first, items) in one part per thread, then learns the slowest part's time per item
   // (bandwidth shared, a slower core) and the region's fixed cost: its wall time beyond that
@@ -238,15 +242,14 @@ void host_adaptive_for(std::int64_t items, const HostSplit& split, const Body& b
   const float known = work.alone_ns.load(std::memory_order_relaxed);
   bool retry = false;  // a region runs whatever the probe says, to measure again
   if (known >= 0.0f && parts_from(0) >= 2) {
-    const double alone = alone_time(0, known);
+    const double alone = static_cast<double>(known) * static_cast<double>(items);
     const double shared = shared_time(0, known);
     if (shared >= alone && alone <= kAlwaysShare * region_ns) {
-      retry =
-          cost.retry_after_decline(alone - alone / static_cast<double>(threads), shared - alone);
-      if (!retry) {
+      if (stays_alone(alone, shared)) {
         body(std::int64_t{0}, items);
         return;
       }
+      retry = true;
     } else if (alone > kAlwaysShare * region_ns || alone - shared > region_ns) {
       const std::uint32_t unprobed = work.unprobed.load(std::memory_order_relaxed);
       work.unprobed.store(unprobed + 1, std::memory_order_relaxed);
@@ -269,10 +272,8 @@ void host_adaptive_for(std::int64_t items, const HostSplit& split, const Body& b
     if (probe < items) body(probe, items);
     return;
   }
-  const double alone = alone_time(probe, alone_per_item);
-  const double shared = shared_time(probe, alone_per_item);
-  if (!retry && shared >= alone && alone <= kAlwaysShare * region_ns &&
-      !cost.retry_after_decline(alone - alone / static_cast<double>(threads), shared - alone)) {
+  const double alone = alone_per_item * static_cast<double>(items - probe);
+  if (!retry && stays_alone(alone, shared_time(probe, alone_per_item))) {
     body(probe, items);
     return;
   }
