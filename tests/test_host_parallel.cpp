@@ -235,6 +235,62 @@ TEST(HostAdaptiveFor, ElementwiseResultsAreTheSameBitsAtEveryThreadCount) {
   }
 }
 
+template <class T>
+std::vector<T> random_values(std::int64_t n, unsigned seed) {
+  const auto floats = random_floats(n, seed);
+  return std::vector<T>(floats.begin(), floats.end());
+}
+
+// Elementwise loops are built per vector extension (TESSERA_ELEMENTWISE_CLONES); each element
+// must still be the separately rounded a * b + c (volatile here), never a fused multiply-add,
+// which an FMA-capable clone would allow. Contiguous operands (write_linear), a row broadcast
+// over unit-step rows (write_unit_row) and a transposed operand (write_masked_row).
+template <class T>
+void expect_rounded_multiply_add() {
+  const std::int64_t rows = 37;
+  const std::int64_t cols = 1000;
+  const std::int64_t n = rows * cols;
+  const auto a = random_values<T>(n, 5);
+  auto b = random_values<T>(n, 6);
+  for (auto& x : b) x *= static_cast<T>(1.0 + 1e-6);  // products with every bit in play
+  const auto c = random_values<T>(cols, 7);
+  const auto at = [&](std::int64_t i, std::int64_t j) {  // a read transposed: (cols, rows)
+    return a[static_cast<std::size_t>(j * rows + i)];
+  };
+  const auto ta = ts::Tensor<T>::from_vector(a, {n});
+  const auto tb = ts::Tensor<T>::from_vector(b, {n});
+  const auto tc = ts::Tensor<T>::from_vector(c, {cols});
+  const auto a2 = ta.reshape({rows, cols});
+  const auto b2 = tb.reshape({rows, cols});
+  const auto aT = ta.reshape({cols, rows}).transpose(0, 1);
+  using Bits = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
+  with_host_threads({1, 2}, [&](int) {
+    const auto linear = ts::Tensor<T>(ta * tb + ta).to_vector();
+    const auto unit_rows = ts::Tensor<T>(a2 * b2 + tc).to_vector();
+    const auto masked_rows = ts::Tensor<T>(aT * b2 + b2).to_vector();
+    for (std::int64_t i = 0; i < rows; ++i) {
+      for (std::int64_t j = 0; j < cols; ++j) {
+        const auto k = static_cast<std::size_t>(i * cols + j);
+        const volatile T product = a[k] * b[k];
+        const volatile T transposed_product = at(i, j) * b[k];
+        ASSERT_EQ(std::bit_cast<Bits>(linear[k]), std::bit_cast<Bits>(T(product + a[k])))
+            << "contiguous, element " << k;
+        ASSERT_EQ(std::bit_cast<Bits>(unit_rows[k]),
+                  std::bit_cast<Bits>(T(product + c[static_cast<std::size_t>(j)])))
+            << "row broadcast, element " << k;
+        ASSERT_EQ(std::bit_cast<Bits>(masked_rows[k]),
+                  std::bit_cast<Bits>(T(transposed_product + b[k])))
+            << "transposed operand, element " << k;
+      }
+    }
+  });
+}
+
+TEST(HostExecutor, ElementwiseLoopsRoundEveryOperationAsWritten) {
+  expect_rounded_multiply_add<float>();
+  expect_rounded_multiply_add<double>();
+}
+
 // The host reduction's order, spelled out: 16 lanes per block of 32768 elements (element i of
 // a block to lane i % 16), the lanes folded in lane order, the blocks' partials in block order.
 // Each product is rounded before it is added (volatile), as the kernel must: a fused
@@ -256,12 +312,6 @@ double lane_order_sum(const std::vector<T>& a, const std::vector<T>& b) {
     total += block;
   }
   return total;
-}
-
-template <class T>
-std::vector<T> random_values(std::int64_t n, unsigned seed) {
-  const auto floats = random_floats(n, seed);
-  return std::vector<T>(floats.begin(), floats.end());
 }
 
 template <class T>
