@@ -166,6 +166,35 @@ TEST(HostAdaptiveFor, BelowTheMinimumRunsWholeWithoutAProbe) {
   });
 }
 
+struct FreshKey {};
+
+// Work whose cost depends on its data (HostSplit::fresh): each call is priced by its own probe,
+// so costly data after cheap data is shared, and cheap data after costly stays alone. Priced
+// from the record of the earlier call instead, the costly call would stay on one thread.
+TEST(HostAdaptiveFor, FreshWorkIsPricedByItsOwnProbe) {
+#if TESSERA_HOST_SYSTEM != TESSERA_HOST_SYSTEM_OMP
+  GTEST_SKIP() << "the host system is not OpenMP: its thread count is not set here";
+#else
+  with_host_threads({2, 4}, [](int threads) {
+    const HostSplit split{2, 100, 1, true};  // probes of 100 items
+    for (int round = 0; round < 2; ++round) {
+      HostRegionCost cost(50'000);  // a region costs 50 us
+      const auto cheap = parts_of<FreshKey>(4000, split, cost, 0);
+      for (const Part& part : cheap) EXPECT_FALSE(part.parallel) << "cheap data, round " << round;
+      // 4000 items of 0.2 us: 800 us alone, far more than a region saves.
+      const auto costly = parts_of<FreshKey>(4000, split, cost, 200);
+      ASSERT_EQ(costly.size(), static_cast<std::size_t>(threads) + 1) << "a probe, then parts";
+      EXPECT_FALSE(costly.front().parallel) << "the probe runs on the calling thread first";
+      std::set<int> seen;
+      for (const Part& part : costly) {
+        if (part.parallel) seen.insert(part.thread);
+      }
+      EXPECT_EQ(static_cast<int>(seen.size()), threads) << "costly data, round " << round;
+    }
+  });
+#endif
+}
+
 TEST(HostRegionCost, SamplesMoveTheEstimateAQuarterAndAreCapped) {
   HostRegionCost cost;
   EXPECT_EQ(cost.estimate(), 0);
@@ -289,6 +318,53 @@ void expect_rounded_multiply_add() {
 TEST(HostExecutor, ElementwiseLoopsRoundEveryOperationAsWritten) {
   expect_rounded_multiply_add<float>();
   expect_rounded_multiply_add<double>();
+}
+
+// nonzero and searchsorted run their blocks through host_adaptive_blocks, alone or shared
+// call by call: whatever each call chose, at 1-4 threads, every answer is the reference loop's.
+TEST(HostAdaptiveBlocks, NonzeroAndSearchsortedAnswersDoNotDependOnTheSplit) {
+  const std::int64_t n = 5 * 65536 + 7;  // five nonzero blocks and a partial one
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+  std::vector<float> x(static_cast<std::size_t>(n));
+  for (auto& v : x) v = uniform(rng);
+  const auto tx = ts::Tensor<float>::from_vector(x, {n});
+  std::vector<float> values(20011);
+  for (auto& v : values) v = uniform(rng);
+  const auto tv =
+      ts::Tensor<float>::from_vector(values, {static_cast<std::int64_t>(values.size())});
+  with_host_threads({1, 2, 3, 4}, [&](int threads) {
+    for (const float density : {0.001f, 0.5f, 0.99f}) {
+      std::vector<std::int64_t> expected;
+      for (std::int64_t i = 0; i < n; ++i) {
+        if (x[static_cast<std::size_t>(i)] < density) expected.push_back(i);
+      }
+      for (int call = 0; call < 3; ++call) {
+        const auto got = ts::eval(tx < density).nonzero();
+        ASSERT_EQ(got.shape(), ts::Shape({static_cast<std::int64_t>(expected.size()), 1}))
+            << threads << " threads, density " << density;
+        ASSERT_EQ(got.to_vector(), expected) << threads << " threads, density " << density;
+      }
+    }
+    for (const std::int64_t length : {10, 100000}) {
+      std::vector<float> sequence(static_cast<std::size_t>(length));
+      for (auto& v : sequence) v = uniform(rng);
+      std::sort(sequence.begin(), sequence.end());
+      const auto ts_sequence = ts::Tensor<float>::from_vector(sequence, {length});
+      for (const bool right : {false, true}) {
+        std::vector<std::int64_t> expected;
+        for (const float v : values) {
+          const auto at = right ? std::upper_bound(sequence.begin(), sequence.end(), v)
+                                : std::lower_bound(sequence.begin(), sequence.end(), v);
+          expected.push_back(at - sequence.begin());
+        }
+        for (int call = 0; call < 3; ++call) {
+          ASSERT_EQ(ts_sequence.searchsorted(tv, {.right = right}).to_vector(), expected)
+              << threads << " threads, length " << length << (right ? ", right" : ", left");
+        }
+      }
+    }
+  });
 }
 
 // The host reduction's order, spelled out: 16 lanes per block of 32768 elements (element i of

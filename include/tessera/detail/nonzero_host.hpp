@@ -69,7 +69,15 @@ std::int64_t nonzero_count_range(const K& k, const Extents& extents, bool linear
   return count;
 }
 
-/// Pass 1: counts per block and their exclusive scan.
+/// Names nonzero's passes over one kind of input for host_adaptive_blocks (cost per block).
+template <class K, int Pass>
+struct NonzeroWork {};
+
+/// Pass 1: counts per block and their exclusive scan. Both passes run their blocks on the
+/// calling thread alone when a parallel region would cost more than it saves
+/// (host_adaptive_blocks): 10^5 bools, half true, on 2 threads of a passive OpenMP pool took
+/// 136-145 us in two regions and 46 us on one thread. The writing pass's cost per block
+/// depends on the density, so each call prices it afresh (HostSplit::fresh).
 template <class K>
 NonzeroPlan nonzero_plan_host(const K& k, const Extents& extents, bool linear) {
   NonzeroPlan plan;
@@ -79,10 +87,11 @@ NonzeroPlan nonzero_plan_host(const K& k, const Extents& extents, bool linear) {
   plan.offsets.assign(static_cast<std::size_t>(blocks) + 1, 0);
   std::int64_t* counts = plan.offsets.data() + 1;
   const std::int64_t block = plan.block;
-  host_parallel_for(blocks, [&k, &extents, linear, counts, block, n](std::int64_t b) {
-    const std::int64_t begin = b * block;
-    counts[b] = nonzero_count_range(k, extents, linear, begin, std::min(n, begin + block));
-  });
+  host_adaptive_blocks<NonzeroWork<K, 1>>(
+      blocks, [&k, &extents, linear, counts, block, n](std::int64_t b) {
+        const std::int64_t begin = b * block;
+        counts[b] = nonzero_count_range(k, extents, linear, begin, std::min(n, begin + block));
+      });
   for (std::int64_t b = 0; b < blocks; ++b) plan.offsets[b + 1] += plan.offsets[b];
   return plan;
 }
@@ -358,7 +367,7 @@ void nonzero_write_host(const K& k, const Extents& extents, bool linear, const N
   const NonzeroRows target{out.data, out.strides[0], out.ndim > 1 ? out.strides[1] : 0, 0, 0};
   const bool stream = TESSERA_NONZERO_STREAM_STORES && linear &&
                       std::min(plan.total(), row_limit) * ndim * 8 >= kNonzeroStreamBytes;
-  host_parallel_for(blocks, [=, &k, &extents](std::int64_t b) {
+  host_adaptive_blocks<NonzeroWork<K, 2>, true>(blocks, [=, &k, &extents](std::int64_t b) {
     NonzeroRows rows = target;
     rows.row = offsets[b];
     rows.row_end = std::min(offsets[b + 1], row_limit);

@@ -390,10 +390,8 @@ struct HostExecutor {
     // reference, which UBSan reports).
     const auto partials = std::make_unique<Acc[]>(static_cast<std::size_t>(blocks));
     Acc* const slots = partials.get();
-    host_adaptive_for<ReduceWork<Acc, K>>(
-        blocks, HostSplit{2, 1, 1}, [slots, &block_value](std::int64_t first, std::int64_t last) {
-          for (std::int64_t b = first; b < last; ++b) slots[b] = block_value(b);
-        });
+    host_adaptive_blocks<ReduceWork<Acc, K>>(
+        blocks, [slots, &block_value](std::int64_t b) { slots[b] = block_value(b); });
     Acc acc = init;
     for (std::int64_t b = 0; b < blocks; ++b) acc = combine(acc, slots[b]);
     return acc;

@@ -157,6 +157,10 @@ struct HostSplit {
   std::int64_t min_items;  ///< below this, always the calling thread alone (no clock read)
   std::int64_t probe;      ///< items the calling thread runs first, timed, to price the rest
   std::int64_t align;      ///< parts start at multiples of this (the output's cache lines)
+  /// The cost per item depends on the data, not only on the kind of work (nonzero's density,
+  /// searchsorted's sequence length): every call probes, and prices the rest by its own probe
+  /// alone, since a record of other data would mislead in either direction.
+  bool fresh = false;
 };
 
 /// Runs `body(begin, end)` over [0, items) in contiguous parts, on the calling thread alone
@@ -201,7 +205,7 @@ void host_adaptive_for(std::int64_t items, const HostSplit& split, const Body& b
   // Time of [first, items) shared, by the record: the longest part and the region (a part is
   // as slow as alone, `alone` per item, until a region has said otherwise).
   const auto shared_time = [&](std::int64_t first, double alone) {
-    const float shared = work.shared_ns.load(std::memory_order_relaxed);
+    const float shared = split.fresh ? -1.0f : work.shared_ns.load(std::memory_order_relaxed);
     const double per_item = shared >= 0.0f ? static_cast<double>(shared) : alone;
     return per_item * static_cast<double>(std::min(items - first, part_of(first))) + region_ns;
   };
@@ -239,7 +243,7 @@ void host_adaptive_for(std::int64_t items, const HostSplit& split, const Body& b
         static_cast<float>(before < 0.0f ? sample : before + (sample - before) / 4.0),
         std::memory_order_relaxed);
   };
-  const float known = work.alone_ns.load(std::memory_order_relaxed);
+  const float known = split.fresh ? -1.0f : work.alone_ns.load(std::memory_order_relaxed);
   bool retry = false;  // a region runs whatever the probe says, to measure again
   if (known >= 0.0f && parts_from(0) >= 2) {
     const double alone = static_cast<double>(known) * static_cast<double>(items);
@@ -278,6 +282,20 @@ void host_adaptive_for(std::int64_t items, const HostSplit& split, const Body& b
     return;
   }
   share(probe);
+}
+
+/// Runs `f(block)` for every block in [0, blocks) through host_adaptive_for: on the calling
+/// thread alone while a parallel region would cost more than it saves (the first block times
+/// the work when its record is stale), otherwise one contiguous range of blocks per thread. For
+/// block-structured kernels (reductions, nonzero's passes, searchsorted), whose results do not
+/// depend on which thread runs a block. `Key` names the work (its HostWorkRecord); `Fresh`:
+/// its cost per block depends on the data (HostSplit::fresh).
+template <class Key, bool Fresh = false, class F>
+void host_adaptive_blocks(std::int64_t blocks, const F& f) {
+  host_adaptive_for<Key>(blocks, HostSplit{2, 1, 1, Fresh},
+                         [&f](std::int64_t first, std::int64_t last) {
+                           for (std::int64_t b = first; b < last; ++b) f(b);
+                         });
 }
 
 }  // namespace tessera::detail
