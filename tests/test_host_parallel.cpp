@@ -171,6 +171,9 @@ struct FreshKey {};
 // Work whose cost depends on its data (HostSplit::fresh): each call is priced by its own probe,
 // so costly data after cheap data is shared, and cheap data after costly stays alone. Priced
 // from the record of the earlier call instead, the costly call would stay on one thread.
+// The margins are wide, so that a sanitizer's slower bookkeeping or a busy machine cannot
+// flip the choice: the cheap probe (100 items of bookkeeping only) stays alone unless it
+// takes over 250 us; the costly call saves 15 ms on two threads against a 5 ms region.
 TEST(HostAdaptiveFor, FreshWorkIsPricedByItsOwnProbe) {
 #if TESSERA_HOST_SYSTEM != TESSERA_HOST_SYSTEM_OMP
   GTEST_SKIP() << "the host system is not OpenMP: its thread count is not set here";
@@ -178,11 +181,11 @@ TEST(HostAdaptiveFor, FreshWorkIsPricedByItsOwnProbe) {
   with_host_threads({2, 4}, [](int threads) {
     const HostSplit split{2, 100, 1, true};  // probes of 100 items
     for (int round = 0; round < 2; ++round) {
-      HostRegionCost cost(50'000);  // a region costs 50 us
+      HostRegionCost cost(5'000'000);  // a region costs 5 ms
       const auto cheap = parts_of<FreshKey>(4000, split, cost, 0);
       for (const Part& part : cheap) EXPECT_FALSE(part.parallel) << "cheap data, round " << round;
-      // 4000 items of 0.2 us: 800 us alone, far more than a region saves.
-      const auto costly = parts_of<FreshKey>(4000, split, cost, 200);
+      // 4000 items of 10 us: 40 ms alone, 20 ms on each of two threads.
+      const auto costly = parts_of<FreshKey>(4000, split, cost, 10'000);
       ASSERT_EQ(costly.size(), static_cast<std::size_t>(threads) + 1) << "a probe, then parts";
       EXPECT_FALSE(costly.front().parallel) << "the probe runs on the calling thread first";
       std::set<int> seen;
@@ -272,8 +275,9 @@ std::vector<T> random_values(std::int64_t n, unsigned seed) {
 
 // Elementwise loops are built per vector extension (TESSERA_ELEMENTWISE_CLONES); each element
 // must still be the separately rounded a * b + c (volatile here), never a fused multiply-add,
-// which an FMA-capable clone would allow. Contiguous operands (write_linear), a row broadcast
-// over unit-step rows (write_unit_row) and a transposed operand (write_masked_row).
+// which an FMA-capable clone would allow. Contiguous operands (write_span<ReadLinear>), a row
+// broadcast over unit-step rows (write_span<ReadUnitRow>) and a transposed operand
+// (write_masked_row).
 template <class T>
 void expect_rounded_multiply_add() {
   const std::int64_t rows = 37;

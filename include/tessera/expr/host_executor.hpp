@@ -106,19 +106,35 @@ struct HostExecutor {
   template <class Acc, class K>
   struct ReduceWork {};
 
-  /// data[i] = k.linear(i) for i in [begin, end). Not inlined, for the reason write_masked_row
-  /// is not: inlined into the evaluation of `cast<double>(a) * 2.0 + 1.0`, GCC 12 moved the
-  /// upper half of every 4 loaded floats through the stack (a store and a reload per vector;
-  /// 10^4 elements: 6.0-6.2 us, 1.15x xtensor's time); on its own the loop keeps it in a
-  /// register (4.0-4.3 us, 0.79x). One call per part of the output. Built per vector extension
-  /// (TESSERA_ELEMENTWISE_CLONES): the same cast at 10^4 on one thread of an Intel Xeon with
-  /// AVX-512, in the benchmark binary: 2.38 us baseline (1.34x xtensor's time), 1.59 us AVX2.
-  template <class Out, class K>
-  [[gnu::noinline]] TESSERA_ELEMENTWISE_CLONES static void write_linear(Out* data, const K& k,
-                                                                        std::int64_t begin,
-                                                                        std::int64_t end) {
+  /// Reads element i of a kernel: `linear(i)` (every operand contiguous, of the output's shape)
+  /// or, on a cursor sought to a row, `inner_unit(i)` (every operand at unit step there).
+  struct ReadLinear {
+    template <class K>
+    static auto at(const K& k, std::int64_t i) {
+      return k.linear(i);
+    }
+  };
+  struct ReadUnitRow {
+    template <class K>
+    static auto at(const K& k, std::int64_t i) {
+      return k.inner_unit(i);
+    }
+  };
+
+  /// data[i] = Read::at(k, i) for i in [begin, end): one part of a contiguous output
+  /// (ReadLinear), or one unit-step row (ReadUnitRow). Not inlined, for the reason
+  /// write_masked_row is not: inlined into the evaluation of `cast<double>(a) * 2.0 + 1.0`, GCC 12
+  /// moved the upper half of every 4 loaded floats through the stack (a store and a reload per
+  /// vector; 10^4 elements: 6.0-6.2 us, 1.15x xtensor's time); on its own the loop keeps it in a
+  /// register (4.0-4.3 us, 0.79x). Built per vector extension (TESSERA_ELEMENTWISE_CLONES): the
+  /// same cast at 10^4 on one thread of an Intel Xeon with AVX-512, in the benchmark binary:
+  /// 2.38 us baseline (1.34x xtensor's time), 1.59 us AVX2.
+  template <class Read, class Out, class K>
+  [[gnu::noinline]] TESSERA_ELEMENTWISE_CLONES static void write_span(Out* data, const K& k,
+                                                                      std::int64_t begin,
+                                                                      std::int64_t end) {
     TESSERA_UNROLL_4
-    for (std::int64_t i = begin; i < end; ++i) data[i] = static_cast<Out>(k.linear(i));
+    for (std::int64_t i = begin; i < end; ++i) data[i] = static_cast<Out>(Read::at(k, i));
   }
 
   /// out[i] = Out(k(i)) for every element of out.
@@ -127,9 +143,10 @@ struct HostExecutor {
     const std::int64_t n = out.numel();
     if (linear) {
       Out* const data = out.data;
-      host_adaptive_for<WriteWork<Out, K, 0>>(
-          n, elementwise_split(n),
-          [data, &k](std::int64_t begin, std::int64_t end) { write_linear(data, k, begin, end); });
+      host_adaptive_for<WriteWork<Out, K, 0>>(n, elementwise_split(n),
+                                              [data, &k](std::int64_t begin, std::int64_t end) {
+                                                write_span<ReadLinear>(data, k, begin, end);
+                                              });
       return;
     }
     const Extents extents = Extents::of_view(out);
@@ -203,17 +220,9 @@ struct HostExecutor {
       row[j] = static_cast<Out>(k.template inner_masked<Mask, 0>(j));
   }
 
-  /// row[j] = k.inner_unit(j) for j in [first, stop): a row where the output and every operand
-  /// have unit steps, on its own for the reason write_masked_row is, and built per vector
-  /// extension (TESSERA_ELEMENTWISE_CLONES). Rows shorter than kUnitRowCall stay inlined: for
-  /// a few elements a call through the clones' ifunc costs more than wider vectors save.
-  template <class Out, class K>
-  [[gnu::noinline]] TESSERA_ELEMENTWISE_CLONES static void write_unit_row(Out* row, const K& k,
-                                                                          std::int64_t first,
-                                                                          std::int64_t stop) {
-    TESSERA_UNROLL_4
-    for (std::int64_t j = first; j < stop; ++j) row[j] = static_cast<Out>(k.inner_unit(j));
-  }
+  /// Unit-step rows at least this long are written by write_span<ReadUnitRow>; shorter ones
+  /// stay inlined: for a few elements a call through the clones' ifunc costs more than wider
+  /// vectors save.
   static constexpr std::int64_t kUnitRowCall = 64;
 
   /// The strided/broadcast case, row by row: per row segment of a part, one `seek` and the
@@ -254,7 +263,7 @@ struct HostExecutor {
               row = out.data + offset;
             }
             if (unit && stop - first >= kUnitRowCall) {
-              write_unit_row(row, cursor, first, stop);
+              write_span<ReadUnitRow>(row, cursor, first, stop);
               return;
             }
             if (unit) {
