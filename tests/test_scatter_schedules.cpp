@@ -160,6 +160,81 @@ TYPED_TEST(ScatterFloat, ManyElementRowsKeepIndexOrder) {
   });
 }
 
+// The slice schedule at 1 to 4 host threads (as many output ranges, split by elements, so slices
+// of 33 straddle the ranges' edges), which asks for each row's slice some rows ahead: random
+// rows with duplicates, runs of consecutive slices (which it does not ask for) with repeats,
+// the first and last slices, strided updates, and bad rows (skipped with Ignore, raised and
+// nothing written otherwise) keep the sequential loop's bits.
+template <class T>
+void expect_slice_schedule_keeps_index_order() {
+  std::mt19937_64 rng(31);
+  std::normal_distribution<double> normal;
+  const std::int64_t slices = 3001;
+  const std::int64_t width = 33;
+  const std::int64_t rows = 20011;
+  std::vector<std::int64_t> idx;
+  while (static_cast<std::int64_t>(idx.size()) < rows) {
+    if (rng() % 4 == 0) {  // a run of consecutive slices, sometimes one repeated
+      std::int64_t at = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(slices));
+      for (int r = 0; r < 40 && at < slices; ++r) {
+        idx.push_back(at);
+        at += rng() % 8 == 0 ? 0 : 1;
+      }
+    } else {
+      idx.push_back(static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(slices)));
+    }
+  }
+  idx.resize(static_cast<std::size_t>(rows));
+  idx[0] = 0;
+  idx[1] = slices - 1;
+  const ts::Shape shape{slices, width};
+  std::vector<T> values(static_cast<std::size_t>(slices * width));
+  for (auto& v : values) v = static_cast<T>(normal(rng));
+  // The updates are the transpose of a (width, rows) tensor: read through their strides.
+  std::vector<T> columns(static_cast<std::size_t>(width * rows));
+  for (auto& v : columns) v = static_cast<T>(normal(rng));
+  std::vector<T> updates(static_cast<std::size_t>(rows * width));
+  for (std::int64_t r = 0; r < rows; ++r) {
+    for (std::int64_t e = 0; e < width; ++e) {
+      updates[static_cast<std::size_t>(r * width + e)] =
+          columns[static_cast<std::size_t>(e * rows + r)];
+    }
+  }
+  const auto t = Tensor<T>::from_vector(values, shape);
+  const auto indices = Tensor<std::int64_t>::from_vector(idx, {rows, 1});
+  const auto contiguous = Tensor<T>::from_vector(updates, {rows, width});
+  const auto strided = Tensor<T>::from_vector(columns, {width, rows}).transpose(0, 1);
+  auto bad_idx = idx;
+  for (std::size_t r = 17; r < bad_idx.size(); r += 997) bad_idx[r] = r % 2 ? -1 : slices;
+  const auto bad_indices = Tensor<std::int64_t>::from_vector(bad_idx, {rows, 1});
+  const ts::ScatterOptions ignore{.out_of_bounds = ts::OutOfBounds::Ignore};
+  with_host_threads({1, 2, 3, 4}, [&] {
+    for (Op op : {Op::Add, Op::Update, Op::Max}) {
+      const auto expected = reference_scatter(op, values, shape, idx, 1, updates);
+      for (const auto* u : {&contiguous, &strided}) {
+        EXPECT_TRUE(same_bits(call(op, t, indices, *u, {}).to_vector(), expected))
+            << op_name(op) << (u == &strided ? " strided" : "");
+        auto in_place = t.clone();
+        call_(op, in_place, indices, *u, {});
+        EXPECT_TRUE(same_bits(in_place.to_vector(), expected)) << op_name(op);
+      }
+    }
+    const auto skipped = reference_scatter(Op::Sub, values, shape, bad_idx, 1, updates);
+    EXPECT_TRUE(
+        same_bits(t.tensor_scatter_nd_sub(bad_indices, strided, ignore).to_vector(), skipped));
+    auto in_place = t.clone();
+    EXPECT_THROW(in_place.scatter_nd_sub_(bad_indices, contiguous), ts::IndexError);
+    EXPECT_TRUE(same_bits(in_place.to_vector(), values));
+    in_place.scatter_nd_sub_(bad_indices, contiguous, ignore);
+    EXPECT_TRUE(same_bits(in_place.to_vector(), skipped));
+  });
+}
+
+TEST(ScatterHost, SliceScheduleKeepsIndexOrderAtEveryThreadCount) {
+  expect_slice_schedule_keeps_index_order<float>();
+  expect_slice_schedule_keeps_index_order<double>();
+}
+
 // The element schedule (at 2, 3 and 4 host threads: as many output parts) on a 78 MB output with
 // 1M rows, half of them into its last few elements, with strided updates (read through the
 // updates' extents, not linearly) and wrapping uint8 sums: the sequential loop's result, and

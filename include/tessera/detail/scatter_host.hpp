@@ -8,7 +8,7 @@
 ///   output part, then each thread applies one part's rows (scatter_host_elements);
 /// - slices (and small inputs): the output is split into one contiguous range per thread; every
 ///   thread walks all index rows in order and applies only what lands in its range (reading an
-///   index row is cheap next to applying a slice).
+///   index row is cheap next to applying a slice), asking for its slices some rows ahead.
 
 #include <algorithm>
 #include <array>
@@ -39,6 +39,9 @@ inline constexpr std::int64_t kScatterRoundRows = std::int64_t{1} << 19;
 inline constexpr std::int64_t kScatterPrefetchRows = 16;
 /// Element updates from which the element schedule pays for filing.
 inline constexpr std::int64_t kScatterElementRows = std::int64_t{1} << 16;
+/// Slices up to this size are prefetched ahead in the slice schedule; longer ones are
+/// sequential enough for the hardware prefetcher.
+inline constexpr std::int64_t kScatterPrefetchSliceBytes = 1024;
 
 template <class T>
 struct ScatterPair {
@@ -59,6 +62,27 @@ inline void scatter_prefetch_for_write(const T* base, std::int64_t offset) {
 #else
   (void)base;
   (void)offset;
+#endif
+}
+
+/// Asks for `lines` cache lines from the one holding `base[at]`, ahead of read-modify-writes.
+/// The lines past the element may lie past the array: the addresses are formed as integers,
+/// and a prefetch never faults.
+template <class T>
+inline void scatter_prefetch_lines_for_write(const T* base, std::int64_t at, std::int64_t lines) {
+#if defined(__GNUC__)
+  constexpr std::uintptr_t kLine = 64;
+  const std::uintptr_t address =
+      reinterpret_cast<std::uintptr_t>(base) + static_cast<std::uintptr_t>(at) * sizeof(T);
+  for (std::int64_t l = 0; l < lines; ++l) {
+    // NOLINTNEXTLINE(performance-no-int-to-ptr): an integer on purpose (see above)
+    __builtin_prefetch(
+        reinterpret_cast<const void*>(address + static_cast<std::uintptr_t>(l) * kLine), 1);
+  }
+#else
+  (void)base;
+  (void)at;
+  (void)lines;
 #endif
 }
 
@@ -463,8 +487,34 @@ std::int64_t scatter_host(T* out, const T* source, std::int64_t numel, const Sca
     } else {
       std::int64_t index[kMaxDims];
       zero_dims(index);
+      // Each row asks for its slice kScatterPrefetchRows rows ahead, so that the misses of
+      // random rows overlap: the slices of the rows in between wait in a ring. A slice right
+      // after the one before it is a stream the hardware fetches already: not asked for. One
+      // in another part asks for this part's first line instead: a select, not a branch, which
+      // with P parts would mispredict on random rows.
+      constexpr std::int64_t kAhead = kScatterPrefetchRows;
+      static_assert((kAhead & (kAhead - 1)) == 0, "the ring is indexed by a mask");
+      const std::int64_t lines =
+          S * static_cast<std::int64_t>(sizeof(T)) <= kScatterPrefetchSliceBytes
+              ? (S * static_cast<std::int64_t>(sizeof(T)) + 63) / 64 + 1
+              : 0;
+      std::int64_t ring[kAhead];
+      for (std::int64_t i = 0; i < std::min(rows, kAhead); ++i) {
+        ring[i] = geo.slice_of(indices + i * geo.k);
+      }
+      std::int64_t before = -2;  // the slice of the row before the one asked for
       for (std::int64_t i = 0; i < rows; ++i) {
-        const std::int64_t slice = geo.slice_of(indices + i * geo.k);
+        const std::int64_t slice = ring[i & (kAhead - 1)];
+        if (i + kAhead < rows) {
+          const std::int64_t ahead = geo.slice_of(indices + (i + kAhead) * geo.k);
+          ring[i & (kAhead - 1)] = ahead;
+          if (ahead != before + 1) {
+            const std::int64_t first = std::max(ahead * S, lo);
+            const bool mine = (ahead >= 0) & (first < std::min(ahead * S + S, hi));
+            scatter_prefetch_lines_for_write(out, mine ? first : lo, lines);
+          }
+          before = ahead;
+        }
         if (slice < 0) {
           if (bad == rows) bad = i;
           continue;
