@@ -75,9 +75,9 @@ inline void scatter_prefetch_lines_for_write(const T* base, std::int64_t at, std
   const std::uintptr_t address =
       reinterpret_cast<std::uintptr_t>(base) + static_cast<std::uintptr_t>(at) * sizeof(T);
   for (std::int64_t l = 0; l < lines; ++l) {
+    const std::uintptr_t line = address + static_cast<std::uintptr_t>(l) * kLine;
     // NOLINTNEXTLINE(performance-no-int-to-ptr): an integer on purpose (see above)
-    __builtin_prefetch(
-        reinterpret_cast<const void*>(address + static_cast<std::uintptr_t>(l) * kLine), 1);
+    __builtin_prefetch(reinterpret_cast<const void*>(line), 1);
   }
 #else
   (void)base;
