@@ -351,6 +351,57 @@ TEST(ScatterHost, ElementScheduleNamesTheLowestBadRowWhereverTheThreadsMeet) {
   });
 }
 
+#if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP
+// The element schedule's rounds hand over between its tasks without a region each, so a task
+// may wait for another's work. Called from the threads of an outer parallel region, its tasks
+// run one after another on one thread (nested regions off) or on more threads than cores
+// (nested regions on): the sums, the lowest bad row and the untouched-on-error rule hold, and
+// nothing waits forever (a hang here is a deadlock).
+TEST(ScatterHost, ElementScheduleInsideAnOuterParallelRegion) {
+  std::mt19937_64 rng(17);
+  const std::int64_t n = (std::int64_t{1} << 15) + 1;
+  const std::int64_t rows = 3 * (std::int64_t{1} << 19) + 11;  // three full rounds and a bit
+  const auto in = normal_float_inputs(rng, n, rows);
+  std::vector<std::int64_t> idx(static_cast<std::size_t>(rows));
+  for (auto& i : idx) i = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(n));
+  auto bad_idx = idx;
+  const std::int64_t bad_row = 2 * (std::int64_t{1} << 19) + 4321;  // in the third round
+  bad_idx[static_cast<std::size_t>(bad_row)] = n;
+  bad_idx[static_cast<std::size_t>(rows - 2)] = -1;
+  const auto indices = Tensor<std::int64_t>::from_vector(idx, {rows, 1});
+  const auto bad_indices = Tensor<std::int64_t>::from_vector(bad_idx, {rows, 1});
+  const auto expected = reference_scatter(Op::Add, in.values, {n}, idx, 1, in.updates);
+  const int levels_before = omp_get_max_active_levels();
+  for (const int levels : {1, 2}) {
+    omp_set_max_active_levels(levels);
+    SCOPED_TRACE("active levels " + std::to_string(levels));
+    std::vector<int> sums_ok(2, 0);
+    std::vector<int> lowest_named(2, 0);
+    std::vector<int> untouched(2, 0);
+#pragma omp parallel num_threads(2)
+    {
+      const auto me = static_cast<std::size_t>(omp_get_thread_num());
+      omp_set_num_threads(2);  // the inner pool of this thread
+      sums_ok[me] = same_bits(in.t.tensor_scatter_nd_add(indices, in.u).to_vector(), expected);
+      auto in_place = in.t.clone();
+      try {
+        in_place.scatter_nd_add_(bad_indices, in.u);
+      } catch (const ts::IndexError& e) {
+        lowest_named[me] = std::string(e.what()).find("indices[" + std::to_string(bad_row) + "]") !=
+                           std::string::npos;
+      }
+      untouched[me] = same_bits(in_place.to_vector(), in.values);
+    }
+    for (std::size_t t = 0; t < 2; ++t) {
+      EXPECT_TRUE(sums_ok[t]) << "outer thread " << t;
+      EXPECT_TRUE(lowest_named[t]) << "outer thread " << t;
+      EXPECT_TRUE(untouched[t]) << "outer thread " << t;
+    }
+  }
+  omp_set_max_active_levels(levels_before);
+}
+#endif
+
 // Every row of the element schedule in the first or the last output part: one list of each
 // block takes every filed row (up to the whole round, when the filers claim it all) and the
 // others none; the sums keep index order.

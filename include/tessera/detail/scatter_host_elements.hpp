@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -28,8 +29,8 @@ namespace tessera::detail {
 /// registers: state reached through references would be reloaded and stored on every row, a
 /// chain through memory. What does not change along the walk is decided once, outside the loop:
 /// whether the updates are read linearly, whether K = 1 (one compare per row), whether to
-/// prefetch. With `prefetch_base`, each row asks for its element kScatterPrefetchRows rows
-/// ahead: the read-modify-writes then overlap their cache misses instead of waiting on each.
+/// prefetch. With `prefetch_base`, each row asks for its element kScatterElementPrefetchRows
+/// rows ahead: the read-modify-writes then overlap their cache misses instead of waiting on each.
 template <class T, class Index, class K, class Body>
 Body scatter_for_element_rows(const ScatterGeometry& g, const Index* indices, std::int64_t begin,
                               std::int64_t end, std::int64_t rows, const K& updates,
@@ -56,10 +57,10 @@ Body scatter_for_element_rows(const ScatterGeometry& g, const Index* indices, st
     if constexpr (decltype(prefetch)::value) {
       // Rows past `end` are read for their prefetch too: the caller's next block is usually
       // the next rows, so the misses overlap across blocks as well.
-      const std::int64_t stop = std::min(end, rows - kScatterPrefetchRows);
+      const std::int64_t stop = std::min(end, rows - kScatterElementPrefetchRows);
       for (; i < stop && !stopped; ++i) {
         scatter_prefetch_for_write(prefetch_base,
-                                   slice(indices + (i + kScatterPrefetchRows) * geo.k));
+                                   slice(indices + (i + kScatterElementPrefetchRows) * geo.k));
         step(i);
       }
     }
@@ -162,6 +163,33 @@ struct ScatterStagingFiler {
   }
 };
 
+/// Progress of one round of the element schedule, shared by its threads. A thread only ever
+/// waits for work another thread has claimed and is running, and the waits follow the rounds'
+/// order, so the schedule finishes however many of its tasks run at once (one thread running
+/// them one after another included).
+struct alignas(kScatterCacheLine) ScatterRoundState {
+  std::atomic<std::int64_t> tickets{0};      ///< claims granted (at most the round's blocks)
+  std::atomic<std::int64_t> from_back{0};    ///< blocks the filers took, from the back
+  std::atomic<std::int64_t> blocks_done{0};  ///< blocks applied or filed
+  std::atomic<std::int64_t> parts_claimed{0};
+  std::atomic<std::int64_t> parts_done{0};
+};
+
+/// Waits until `ready()`: spinning briefly, since what it waits for is running on another
+/// thread and usually ends within microseconds, then yielding the core.
+template <class Ready>
+void scatter_wait_until(const Ready& ready) {
+  for (int spins = 0; !ready(); ++spins) {
+    if (spins < 4096) {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+    } else {
+      std::this_thread::yield();
+    }
+  }
+}
+
 /// The element schedule (slice_size == 1) for outputs of < 2^32 elements, with any number of
 /// host threads (one part of the output per thread).
 ///
@@ -173,8 +201,8 @@ struct ScatterStagingFiler {
 ///    claimed in blocks of kScatterClaimRows, the head's from the front, the filers' from the
 ///    back, until they meet, so all finish together however fast each runs (the vCPUs of a
 ///    shared machine often do not run equally fast);
-/// 2. each thread applies one part's lists, block by block in index order, after the head
-///    (every output element still sees its updates in index order).
+/// 2. the threads claim the output's parts and apply each part's lists, block by block in index
+///    order, after the head (every output element still sees its updates in index order).
 /// Per row filed, that is 1/P of a read-modify-write on the critical path instead of one, with
 /// no sorting and two atomic adds per claimed block, and in phase 2 each thread's
 /// read-modify-writes stay in its part of the output (1/P of it, in its own cache). Rounds keep a
@@ -182,7 +210,14 @@ struct ScatterStagingFiler {
 /// applies every row: the sequential loop. With two parts the filer writes two lists at once
 /// (ScatterTwoListFiler); with more, it stages and counts a block, then moves it (two passes
 /// over a block in cache). The walk keeps its list ends in registers (it works on a local copy
-/// of its body), and the read-modify-writes prefetch their element kScatterPrefetchRows ahead.
+/// of its body), and the read-modify-writes prefetch their element
+/// kScatterElementPrefetchRows ahead.
+///
+/// All rounds run in one parallel region: the phases hand over through the counters of
+/// ScatterRoundState instead of a region each, whose wake-up costs 30-80 us when the pool's
+/// threads sleep between regions (OMP_WAIT_POLICY=passive): two per round were 1-1.5 ms of a
+/// 9 ms scatter. Two pair arrays alternate between rounds, so a thread done with its part of one
+/// round files the next while the others still apply theirs.
 ///
 /// In place with `check` nothing may be written before every row is checked: an output small
 /// next to the indices is scattered into a copy that the last round copies back (two passes
@@ -212,28 +247,61 @@ std::int64_t scatter_host_elements(T* out, const T* source, std::int64_t numel,
   // A round gives every filer several blocks to claim.
   const std::int64_t round_rows =
       std::min(rows, std::max(kScatterRoundRows, 8 * workers * kScatterClaimRows));
+  const std::int64_t rounds = (rows + round_rows - 1) / round_rows;
   const std::int64_t max_blocks = (round_rows + kScatterClaimRows - 1) / kScatterClaimRows;
-  // Block j of a round files its pairs into pairs[j * kScatterClaimRows, ...): its rows'
-  // worth. Through Storage: large blocks come from the host block cache, already mapped.
+  // Block j of a round files its pairs into pairs[j * kScatterClaimRows, ...) of the round's
+  // array: its rows' worth. Through Storage: large blocks come from the host block cache,
+  // already mapped.
   const bool filing = workers > 1;
-  const Storage storage =
-      filing ? Storage::allocate(static_cast<std::size_t>(round_rows) * sizeof(ScatterPair<T>),
-                                 Device::cpu())
-             : Storage();
-  auto* const pairs = static_cast<ScatterPair<T>*>(storage.data());
-  // lists[j * P + p]: part p's list in block j, [first, last) (two parts: the upper list,
-  // written downwards, is applied from last - 1 down to first).
+  const std::int64_t arrays = filing ? std::min<std::int64_t>(2, rounds) : 0;
+  const Storage storage = filing ? Storage::allocate(static_cast<std::size_t>(arrays * round_rows) *
+                                                         sizeof(ScatterPair<T>),
+                                                     Device::cpu())
+                                 : Storage();
+  auto* const pair_arrays = static_cast<ScatterPair<T>*>(storage.data());
+  // lists[a][j * P + p]: part p's list in block j of a round using array a, [first, last) (two
+  // parts: the upper list, written downwards, is applied from last - 1 down to first).
   const auto P = static_cast<std::size_t>(parts.count);
-  std::vector<std::array<std::int64_t, 2>> lists(filing ? static_cast<std::size_t>(max_blocks) * P
-                                                        : 0);
+  std::array<std::vector<std::array<std::int64_t, 2>>, 2> lists;
+  for (std::int64_t a = 0; a < arrays; ++a) {
+    lists[static_cast<std::size_t>(a)].resize(static_cast<std::size_t>(max_blocks) * P);
+  }
+  const auto states = std::make_unique<ScatterRoundState[]>(static_cast<std::size_t>(rounds));
   // Staging and counts per filer, for more than two parts.
   const bool staged = parts.count > 2;
-  std::vector<std::unique_ptr<ScatterPair<T>[]>> staging(staged ? P : 0);
-  std::vector<std::unique_ptr<std::uint32_t[]>> counts(staged ? P : 0);
+  const auto W = static_cast<std::size_t>(workers);
+  std::vector<std::unique_ptr<ScatterPair<T>[]>> staging(staged ? W : 0);
+  std::vector<std::unique_ptr<std::uint32_t[]>> counts(staged ? W : 0);
   for (std::size_t f = 0; f < staging.size(); ++f) {
     staging[f] = std::make_unique<ScatterPair<T>[]>(static_cast<std::size_t>(kScatterClaimRows));
     counts[f] = std::make_unique<std::uint32_t[]>(P);
   }
+  // The lowest bad row seen; with `check`, blocks wholly past it are skipped (the scatter is
+  // abandoned, and they cannot hold a lower one).
+  std::atomic<std::int64_t> lowest_bad{rows};
+  auto note_bad = [&lowest_bad](std::int64_t bad) {
+    std::int64_t seen = lowest_bad.load(std::memory_order_relaxed);
+    while (bad < seen && !lowest_bad.compare_exchange_weak(seen, bad, std::memory_order_relaxed)) {
+    }
+  };
+  // The copy of `from` into `target`, done once by whichever thread needs it first: the head
+  // before its first row, or phase 2 when the head's task has not run.
+  std::atomic<int> copy_stage{from != nullptr ? 0 : 2};  // 0 to do, 1 running, 2 done
+  auto ensure_copied = [&] {
+    int expected = 0;
+    if (copy_stage.compare_exchange_strong(expected, 1, std::memory_order_acquire)) {
+      std::copy(from, from + numel, target);
+      copy_stage.store(2, std::memory_order_release);
+      return;
+    }
+    scatter_wait_until([&] { return copy_stage.load(std::memory_order_acquire) == 2; });
+  };
+  auto wait_parts_done = [&](std::int64_t round) {
+    if (round < 0) return;
+    const ScatterRoundState& st = states[static_cast<std::size_t>(round)];
+    scatter_wait_until(
+        [&] { return st.parts_done.load(std::memory_order_acquire) == parts.count; });
+  };
   // body(at, update) for rows [begin, end) that name an element; the first that does not goes
   // to `bad` (and ends the loop with `check`: the scatter is abandoned).
   auto for_rows = [&](std::int64_t begin, std::int64_t end, std::int64_t& bad, bool prefetch,
@@ -241,12 +309,13 @@ std::int64_t scatter_host_elements(T* out, const T* source, std::int64_t numel,
     return scatter_for_element_rows<T>(g, indices, begin, end, rows, updates, extents, linear,
                                        check, prefetch ? target : nullptr, bad, body);
   };
-  // Files rows [lo, hi) of block j of the round into its part lists, in its region of `pairs`.
-  auto file_block = [&](std::size_t filer, std::int64_t j, std::int64_t lo, std::int64_t hi,
-                        std::int64_t& bad) {
+  // Files rows [lo, hi) of block j of a round into its part lists, in its region of `pairs`.
+  auto file_block = [&](std::size_t filer, ScatterPair<T>* pairs,
+                        std::array<std::int64_t, 2>* lists_of_round, std::int64_t j,
+                        std::int64_t lo, std::int64_t hi, std::int64_t& bad) {
     const std::int64_t base = j * kScatterClaimRows;
     ScatterPair<T>* const region = pairs + base;
-    std::array<std::int64_t, 2>* const list = lists.data() + static_cast<std::size_t>(j) * P;
+    std::array<std::int64_t, 2>* const list = lists_of_round + static_cast<std::size_t>(j) * P;
     if (!staged) {
       const ScatterTwoListFiler<T> start{region, region + (hi - lo) - 1,
                                          parts.bound[static_cast<std::size_t>(1)]};
@@ -272,71 +341,86 @@ std::int64_t scatter_host_elements(T* out, const T* source, std::int64_t numel,
   // The pairs of one list in order, prefetching ahead.
   auto apply_list = [target](const ScatterPair<T>* list, std::int64_t count, std::int64_t step) {
     for (std::int64_t q = 0; q < count; ++q) {
-      if (q + kScatterPrefetchRows < count) {
-        scatter_prefetch_for_write(target, list[(q + kScatterPrefetchRows) * step].offset);
+      if (q + kScatterElementPrefetchRows < count) {
+        scatter_prefetch_for_write(target, list[(q + kScatterElementPrefetchRows) * step].offset);
       }
       const ScatterPair<T>& pair = list[q * step];
       T& x = target[pair.offset];
       x = Op::apply(x, pair.value);
     }
   };
-  std::int64_t lowest_bad = rows;
-  std::vector<std::int64_t> bad_of(static_cast<std::size_t>(workers), rows);
-  for (std::int64_t begin = 0; begin < rows; begin += round_rows) {
-    const std::int64_t end = std::min(rows, begin + round_rows);
-    const std::int64_t blocks = (end - begin + kScatterClaimRows - 1) / kScatterClaimRows;
-    // A claim is a ticket (at most `blocks` are granted) and then a position: the head's from
-    // the front, the filers' from the back. Tickets keep the two sides from overlapping.
-    std::atomic<std::int64_t> tickets{0};
-    std::atomic<std::int64_t> from_back{0};
-    std::int64_t head_blocks = 0;
-    std::fill(bad_of.begin(), bad_of.end(), rows);
-    host_parallel_for(workers, [&](std::int64_t worker) {
-      std::int64_t& bad = bad_of[static_cast<std::size_t>(worker)];
-      if (worker == 0) {
-        if (begin == 0 && from != nullptr) std::copy(from, from + numel, target);
-        std::int64_t j = 0;
-        for (; tickets.fetch_add(1, std::memory_order_relaxed) < blocks; ++j) {
-          const std::int64_t lo = begin + j * kScatterClaimRows;
-          for_rows(lo, std::min(end, lo + kScatterClaimRows), bad, true,
-                   [target](std::int64_t at, T u) { target[at] = Op::apply(target[at], u); });
-          if (check && bad < rows) break;  // abandoned
-        }
-        head_blocks = j;
-        return;
-      }
-      while (tickets.fetch_add(1, std::memory_order_relaxed) < blocks) {
-        const std::int64_t j = blocks - 1 - from_back.fetch_add(1, std::memory_order_relaxed);
+  // Task `worker` of the region; task 0 is the head. Returns false when the scatter is
+  // abandoned (a bad row, with `check`).
+  auto run_task = [&](std::int64_t worker) {
+    for (std::int64_t r = 0; r < rounds; ++r) {
+      ScatterRoundState& st = states[static_cast<std::size_t>(r)];
+      const std::int64_t begin = r * round_rows;
+      const std::int64_t end = std::min(rows, begin + round_rows);
+      const std::int64_t blocks = (end - begin + kScatterClaimRows - 1) / kScatterClaimRows;
+      const auto a = static_cast<std::size_t>(r % 2);
+      ScatterPair<T>* const pairs = filing ? pair_arrays + a * round_rows : nullptr;
+      // Phase 1. A claim is a ticket (at most `blocks` are granted) and then a position: the
+      // head's from the front, the filers' from the back.
+      bool ready = false;
+      for (std::int64_t mine = 0; st.tickets.fetch_add(1, std::memory_order_relaxed) < blocks;
+           ++mine) {
+        const std::int64_t j =
+            worker == 0 ? mine : blocks - 1 - st.from_back.fetch_add(1, std::memory_order_relaxed);
         const std::int64_t lo = begin + j * kScatterClaimRows;
-        std::int64_t block_bad = rows;
-        file_block(static_cast<std::size_t>(worker), j, lo, std::min(end, lo + kScatterClaimRows),
-                   block_bad);
-        bad = std::min(bad, block_bad);
-        if (check && block_bad < rows) break;  // abandoned
-      }
-    });
-    // The earliest round's lowest bad row: the threads' blocks never overlap.
-    if (lowest_bad == rows) lowest_bad = *std::min_element(bad_of.begin(), bad_of.end());
-    if (check && lowest_bad < rows) return lowest_bad;  // `target` is a copy, or dropped
-    const bool last = end == rows;
-    if (!filing && !(last && via_copy)) continue;
-    host_parallel_for(parts.count, [&](std::int64_t part) {
-      const auto p = static_cast<std::size_t>(part);
-      // The upper list of two parts was written downwards: it is applied backwards.
-      const bool downwards = !staged && part == 1;
-      for (std::int64_t j = head_blocks; j < blocks; ++j) {
-        const auto& list = lists[static_cast<std::size_t>(j) * P + p];
-        if (downwards) {
-          apply_list(pairs + list[1] - 1, list[1] - list[0], -1);
-        } else {
-          apply_list(pairs + list[0], list[1] - list[0], 1);
+        const std::int64_t hi = std::min(end, lo + kScatterClaimRows);
+        if (!(check && lo > lowest_bad.load(std::memory_order_relaxed))) {
+          if (!ready) {
+            // The head writes the output: the previous round must be applied. A filer
+            // reuses the pair array of two rounds ago: that round must be applied.
+            if (worker == 0) ensure_copied();
+            wait_parts_done(worker == 0 ? r - 1 : r - 2);
+            ready = true;
+          }
+          std::int64_t bad = rows;
+          if (worker == 0) {
+            for_rows(lo, hi, bad, true,
+                     [target](std::int64_t at, T u) { target[at] = Op::apply(target[at], u); });
+          } else {
+            file_block(static_cast<std::size_t>(worker), pairs, lists[a].data(), j, lo, hi, bad);
+          }
+          if (bad < rows) note_bad(bad);
         }
+        st.blocks_done.fetch_add(1, std::memory_order_release);
       }
-      if (last && via_copy)
-        std::copy(target + parts.bound[p], target + parts.bound[p + 1], out + parts.bound[p]);
-    });
-  }
-  return lowest_bad;
+      scatter_wait_until([&] { return st.blocks_done.load(std::memory_order_acquire) == blocks; });
+      if (check && lowest_bad.load(std::memory_order_relaxed) < rows) return;
+      // Phase 2, after the previous round's (each part sees its rounds in order).
+      const bool last = r + 1 == rounds;
+      if (!filing && !(last && via_copy)) continue;
+      const std::int64_t head_blocks = blocks - st.from_back.load(std::memory_order_relaxed);
+      bool waited = false;
+      for (std::int64_t part = st.parts_claimed.fetch_add(1, std::memory_order_relaxed);
+           part < parts.count; part = st.parts_claimed.fetch_add(1, std::memory_order_relaxed)) {
+        if (!waited) {
+          ensure_copied();
+          wait_parts_done(r - 1);
+          waited = true;
+        }
+        const auto p = static_cast<std::size_t>(part);
+        // The upper list of two parts was written downwards: it is applied backwards.
+        const bool downwards = !staged && part == 1;
+        for (std::int64_t j = head_blocks; j < blocks; ++j) {
+          const auto& list = lists[a][static_cast<std::size_t>(j) * P + p];
+          if (downwards) {
+            apply_list(pairs + list[1] - 1, list[1] - list[0], -1);
+          } else {
+            apply_list(pairs + list[0], list[1] - list[0], 1);
+          }
+        }
+        if (last && via_copy) {
+          std::copy(target + parts.bound[p], target + parts.bound[p + 1], out + parts.bound[p]);
+        }
+        st.parts_done.fetch_add(1, std::memory_order_release);
+      }
+    }
+  };
+  host_parallel_for(workers, run_task);
+  return lowest_bad.load(std::memory_order_relaxed);
 }
 
 }  // namespace tessera::detail
