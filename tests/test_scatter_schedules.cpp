@@ -10,6 +10,7 @@
 #include <initializer_list>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "support/host_threads.hpp"
@@ -233,6 +234,73 @@ void expect_slice_schedule_keeps_index_order() {
 TEST(ScatterHost, SliceScheduleKeepsIndexOrderAtEveryThreadCount) {
   expect_slice_schedule_keeps_index_order<float>();
   expect_slice_schedule_keeps_index_order<double>();
+}
+
+// The copying form with slices of a cache line or more links each slice's rows and writes each
+// output slice once (detail/scatter_host_copying_slices.hpp). At 1 to 4 host threads: two-level
+// indices, slices of exactly 64 bytes and just under, long chains of rows into a few slices
+// (more than the walk asks for ahead), fewer slices than threads, wrapping int32 sums, and bad
+// rows: skipped with Ignore, the lowest named otherwise. The sequential loop's bits throughout.
+template <class T>
+void expect_copying_slices_keep_index_order(std::int64_t width) {
+  std::mt19937_64 rng(43 + static_cast<std::uint64_t>(width));
+  const auto value = [&rng] {
+    if constexpr (std::is_integral_v<T>) {
+      return static_cast<T>(rng());  // sums wrap
+    } else {
+      return static_cast<T>(std::normal_distribution<double>()(rng));
+    }
+  };
+  struct Layout {
+    std::int64_t a, b, rows;  // output (a, b, width), indices (rows, 2)
+  };
+  for (const Layout l : {Layout{97, 31, 9001}, Layout{3, 1, 5003}, Layout{1, 1, 700}}) {
+    const ts::Shape shape{l.a, l.b, width};
+    std::vector<std::int64_t> idx(static_cast<std::size_t>(l.rows * 2));
+    for (std::size_t r = 0; r < idx.size(); r += 2) {
+      idx[r] = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(l.a));
+      idx[r + 1] = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(l.b));
+    }
+    std::vector<T> values(static_cast<std::size_t>(l.a * l.b * width));
+    std::vector<T> updates(static_cast<std::size_t>(l.rows * width));
+    for (auto& v : values) v = value();
+    for (auto& v : updates) v = value();
+    const auto t = Tensor<T>::from_vector(values, shape);
+    const auto indices = Tensor<std::int64_t>::from_vector(idx, {l.rows, 2});
+    const auto u = Tensor<T>::from_vector(updates, {l.rows, width});
+    auto bad_idx = idx;
+    const std::int64_t lowest_bad = l.rows / 3;
+    bad_idx[static_cast<std::size_t>(2 * lowest_bad + 1)] =
+        l.b;  // the second level past its extent
+    bad_idx[static_cast<std::size_t>(2 * (l.rows - 1))] = -1;
+    const auto bad_indices = Tensor<std::int64_t>::from_vector(bad_idx, {l.rows, 2});
+    const ts::ScatterOptions ignore{.out_of_bounds = ts::OutOfBounds::Ignore};
+    with_host_threads({1, 2, 3, 4}, [&] {
+      for (Op op : {Op::Add, Op::Update}) {
+        EXPECT_TRUE(same_bits(call(op, t, indices, u, {}).to_vector(),
+                              reference_scatter(op, values, shape, idx, 2, updates)))
+            << op_name(op) << " width " << width << " slices " << l.a * l.b;
+      }
+      EXPECT_TRUE(same_bits(t.tensor_scatter_nd_add(bad_indices, u, ignore).to_vector(),
+                            reference_scatter(Op::Add, values, shape, bad_idx, 2, updates)))
+          << "width " << width << " slices " << l.a * l.b;
+      try {
+        (void)t.tensor_scatter_nd_add(bad_indices, u);
+        ADD_FAILURE() << "no IndexError for the lowest bad row " << lowest_bad;
+      } catch (const ts::IndexError& e) {
+        EXPECT_NE(std::string(e.what()).find("indices[" + std::to_string(lowest_bad) + "]"),
+                  std::string::npos)
+            << e.what();
+      }
+    });
+  }
+}
+
+TEST(ScatterHost, CopyingSliceScheduleKeepsIndexOrder) {
+  expect_copying_slices_keep_index_order<float>(16);  // 64 bytes: the copying-slices schedule
+  expect_copying_slices_keep_index_order<float>(15);  // 60 bytes: the ranges of the slice one
+  expect_copying_slices_keep_index_order<double>(9);
+  expect_copying_slices_keep_index_order<std::int32_t>(40);
 }
 
 // The element schedule (at 2, 3 and 4 host threads: as many output parts) on a 78 MB output with

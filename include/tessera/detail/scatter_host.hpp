@@ -2,10 +2,12 @@
 /// @file scatter_host.hpp
 /// The host tensor_scatter_nd_* kernel: deterministic and parallel without sorting or atomic
 /// updates. Each output element sees its updates in index order — TensorFlow's sequential CPU
-/// loop, bit for bit — and no two threads ever touch the same element. Two schedules, each the
+/// loop, bit for bit — and no two threads ever touch the same element. Three schedules, each the
 /// same for any number of threads:
 /// - many element updates: a head thread applies rows directly while the others file rows by
 ///   output part, then each thread applies one part's rows (scatter_host_elements);
+/// - the copying form with slices of a cache line or more: each thread links its slices' rows
+///   and writes each of its output slices once (scatter_host_copying_slices);
 /// - slices (and small inputs): the output is split into one contiguous range per thread; every
 ///   thread walks all index rows in order and applies only what lands in its range (reading an
 ///   index row is cheap next to applying a slice), asking for its slices some rows ahead.
@@ -14,6 +16,7 @@
 #include <cstdint>
 
 #include "tessera/detail/scatter_host_common.hpp"
+#include "tessera/detail/scatter_host_copying_slices.hpp"
 #include "tessera/detail/scatter_host_elements.hpp"
 #include "tessera/detail/scatter_kernels.hpp"
 #include "tessera/expr/host_executor.hpp"
@@ -53,6 +56,11 @@ std::int64_t scatter_host(T* out, const T* source, std::int64_t numel, const Sca
                                 check && source != nullptr, out, bad,
                                 [out](std::int64_t at, T u) { out[at] = Op::apply(out[at], u); });
     return bad;
+  }
+  if (source != nullptr && S > 1 && numel > 0 &&
+      S * static_cast<std::int64_t>(sizeof(T)) >= kScatterCopyingSliceBytes) {
+    return scatter_host_copying_slices<Op>(out, source, g, indices, rows, updates, extents, linear,
+                                           parts);
   }
   std::int64_t first_bad = rows;
   host_parallel_for(parts, [&](std::int64_t part) {

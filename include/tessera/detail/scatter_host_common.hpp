@@ -1,7 +1,8 @@
 #pragma once
 /// @file scatter_host_common.hpp
-/// What both host tensor_scatter_nd_* schedules use (scatter_host.hpp, scatter_host_elements.hpp):
-/// their tuning constants, prefetches ahead of read-modify-writes, and the parallel bounds check.
+/// What the host tensor_scatter_nd_* schedules share (scatter_host.hpp,
+/// scatter_host_elements.hpp, scatter_host_copying_slices.hpp): their tuning constants,
+/// prefetches ahead of reads and read-modify-writes, and the parallel bounds check.
 
 #include <algorithm>
 #include <array>
@@ -47,10 +48,10 @@ struct ScatterPair {
   T value;
 };
 
-/// Asks for `lines` cache lines from the one holding `base[at]`, ahead of read-modify-writes.
-/// The lines past the element may lie past the array: the addresses are formed as integers,
-/// and a prefetch never faults.
-template <class T>
+/// Asks for `lines` cache lines from the one holding `base[at]`, ahead of read-modify-writes
+/// (`Write`) or reads. The lines past the element may lie past the array: the addresses are
+/// formed as integers, and a prefetch never faults.
+template <bool Write = true, class T>
 inline void scatter_prefetch_lines_for_write(const T* base, std::int64_t at, std::int64_t lines) {
 #if defined(__GNUC__)
   const std::uintptr_t address =
@@ -58,13 +59,19 @@ inline void scatter_prefetch_lines_for_write(const T* base, std::int64_t at, std
   for (std::int64_t l = 0; l < lines; ++l) {
     const std::uintptr_t line = address + static_cast<std::uintptr_t>(l) * kScatterCacheLine;
     // NOLINTNEXTLINE(performance-no-int-to-ptr): an integer on purpose (see above)
-    __builtin_prefetch(reinterpret_cast<const void*>(line), 1);
+    __builtin_prefetch(reinterpret_cast<const void*>(line), Write ? 1 : 0);
   }
 #else
   (void)base;
   (void)at;
   (void)lines;
 #endif
+}
+
+/// The same ahead of reads only.
+template <class T>
+inline void scatter_prefetch_lines_for_read(const T* base, std::int64_t at, std::int64_t lines) {
+  scatter_prefetch_lines_for_write<false>(base, at, lines);
 }
 
 /// Asks for the cache line of `base[offset]` ahead of a read-modify-write (where the compiler

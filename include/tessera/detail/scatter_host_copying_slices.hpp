@@ -1,0 +1,123 @@
+#pragma once
+/// @file scatter_host_copying_slices.hpp
+/// The host tensor_scatter_nd_* schedule for the copying form with slices of a cache line or
+/// more (scatter_host_copying_slices): each output slice is written once, in order, as its
+/// source slice combined with its updates in index order.
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+#include "tessera/detail/scatter_host_common.hpp"
+#include "tessera/detail/scatter_kernels.hpp"
+#include "tessera/expr/host_executor.hpp"
+
+namespace tessera::detail {
+
+/// Slices of at least this many bytes take the copying-slices schedule (below a cache line, the
+/// per-slice list head costs a large share of the copy it saves).
+inline constexpr std::int64_t kScatterCopyingSliceBytes = kScatterCacheLine;
+/// How many slices ahead the copying-slices schedule asks for the update rows it will read.
+inline constexpr std::int64_t kScatterCopyingPrefetchSlices = 8;
+/// At most this many update rows of one slice are asked for ahead.
+inline constexpr int kScatterCopyingPrefetchRows = 4;
+
+/// out = source with `Op` applied for every index row, for slices of S = g.slice_size > 1
+/// elements (numel = g.slices * S > 0). Each thread owns a range of slices: it walks every
+/// index row, last to first, linking the rows of its slices into one list per slice (so each
+/// list runs in index order), then writes its slices in order, each as the source slice with
+/// its rows' updates applied. The output is written once, front to back, instead of copied and
+/// then read and written again at random rows (the copy, then index_add_, of the other
+/// libraries); the random reads are the update rows', which the walk asks for some slices
+/// ahead. Every element sees its updates in index order, bit for bit as the sequential loop.
+/// Returns the lowest row that names no slice (`rows` if none); such rows are skipped, and
+/// with `check` the caller drops `out`.
+template <class Op, class T, class Index, class K>
+std::int64_t scatter_host_copying_slices(T* out, const T* source, const ScatterGeometry& g,
+                                         const Index* indices, std::int64_t rows, const K& updates,
+                                         const Extents& extents, bool linear, std::int64_t parts) {
+  const std::int64_t S = g.slice_size;
+  const std::int64_t slices = g.slices;
+  // next[i]: the next row (in index order) of row i's slice, or -1; each row's entry is written
+  // by the thread owning its slice only.
+  const auto next = std::make_unique_for_overwrite<std::int64_t[]>(static_cast<std::size_t>(rows));
+  std::int64_t first_bad = rows;
+  const std::int64_t update_lines =
+      linear
+          ? (S * static_cast<std::int64_t>(sizeof(T)) + kScatterCacheLine - 1) / kScatterCacheLine
+          : 0;
+  host_parallel_for(parts, [&](std::int64_t part) {
+    const ScatterGeometry geo = g;  // a local copy: the stores below cannot alias it
+    const std::int64_t lo = slices / parts * part + std::min(part, slices % parts);
+    const std::int64_t count = slices / parts + (part < slices % parts ? 1 : 0);
+    const auto head =
+        std::make_unique_for_overwrite<std::int64_t[]>(static_cast<std::size_t>(count));
+    std::fill(head.get(), head.get() + count, std::int64_t{-1});
+    // Rows of other slices link into scratch slots instead of branching on "mine" (a branch
+    // mispredicts on random rows); the slots rotate so that consecutive such rows do not wait
+    // on each other's store.
+    constexpr std::int64_t kScratch = 16;
+    std::int64_t scratch_head[kScratch];
+    std::int64_t scratch_next[kScratch];
+    std::fill(scratch_head, scratch_head + kScratch, std::int64_t{-1});
+    std::int64_t bad = rows;
+    for (std::int64_t i = rows - 1; i >= 0; --i) {
+      const std::int64_t slice = geo.slice_of(indices + i * geo.k);
+      if (slice < 0) bad = i;  // walking backwards: the last seen is the lowest
+      const bool mine = static_cast<std::uint64_t>(slice - lo) < static_cast<std::uint64_t>(count);
+      std::int64_t* const h =
+          mine ? head.get() + (slice - lo) : scratch_head + (i & (kScratch - 1));
+      std::int64_t* const n = mine ? next.get() + i : scratch_next + (i & (kScratch - 1));
+      *n = *h;
+      *h = i;
+    }
+    if (part == 0) first_bad = bad;  // every part sees every row
+    std::int64_t index[kMaxDims];
+    zero_dims(index);
+    for (std::int64_t s = 0; s < count; ++s) {
+      // Ahead of the walk: the successor links of the slice 2D ahead (the walk needs each
+      // before it knows whether a slice has another row), then every update row of the slice D
+      // ahead, following those links (in L1 by then).
+      if (s + 2 * kScatterCopyingPrefetchSlices < count) {
+        const std::int64_t far =
+            head[static_cast<std::size_t>(s + 2 * kScatterCopyingPrefetchSlices)];
+        if (far >= 0) scatter_prefetch_lines_for_read(next.get(), far, 1);
+      }
+      if constexpr (requires { updates.data; }) {
+        if (update_lines > 0 && s + kScatterCopyingPrefetchSlices < count) {
+          // A tensor of updates read linearly: row r's first element is data[r * S]. The first
+          // few rows only: a slice with many rows has its later ones asked for as the walk
+          // reaches them, through the links.
+          std::int64_t r = head[static_cast<std::size_t>(s + kScatterCopyingPrefetchSlices)];
+          for (int asked = 0; r >= 0 && asked < kScatterCopyingPrefetchRows; ++asked) {
+            scatter_prefetch_lines_for_read(updates.data, r * S, update_lines);
+            r = next[static_cast<std::size_t>(r)];
+          }
+        }
+      }
+      T* const dst = out + (lo + s) * S;
+      const T* const src = source + (lo + s) * S;
+      std::copy(src, src + S, dst);
+      for (std::int64_t r = head[static_cast<std::size_t>(s)]; r >= 0;
+           r = next[static_cast<std::size_t>(r)]) {
+        const std::int64_t base = r * S;
+        if (linear) {
+          for (std::int64_t e = 0; e < S; ++e) {
+            dst[e] = Op::apply(dst[e], static_cast<T>(updates.linear(base + e)));
+          }
+        } else {
+          extents.unravel(base, index);
+          for (std::int64_t e = 0; e < S; ++e) {
+            dst[e] = Op::apply(dst[e], static_cast<T>(updates.at(index)));
+            extents.increment(index);
+          }
+        }
+      }
+    }
+  });
+  return first_bad;
+}
+
+}  // namespace tessera::detail
