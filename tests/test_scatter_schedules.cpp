@@ -236,13 +236,15 @@ TEST(ScatterHost, SliceScheduleKeepsIndexOrderAtEveryThreadCount) {
   expect_slice_schedule_keeps_index_order<double>();
 }
 
-// The copying form with slices of a cache line or more links each slice's rows and writes each
-// output slice once (detail/scatter_host_copying_slices.hpp). At 1 to 4 host threads: two-level
-// indices, slices of exactly 64 bytes and just under, long chains of rows into a few slices
-// (more than the walk asks for ahead), fewer slices than threads, wrapping int32 sums, and bad
-// rows: skipped with Ignore, the lowest named otherwise. The sequential loop's bits throughout.
+// Slices of a cache line or more, copying or in place with enough rows, take the in-order
+// schedule: each thread links its slices' rows and walks its output slices in order
+// (detail/scatter_host_slices_in_order.hpp). At 1 to 4 host threads: two-level indices, slices
+// of exactly 64 bytes and just under, long chains of rows into a few slices (more than the walk
+// asks for ahead), fewer slices than threads, few rows into many slices (in place: the range
+// schedule), wrapping int32 sums, and bad rows: skipped with Ignore, the lowest named
+// otherwise, nothing written in place. The sequential loop's bits throughout.
 template <class T>
-void expect_copying_slices_keep_index_order(std::int64_t width) {
+void expect_in_order_slices_keep_index_order(std::int64_t width) {
   std::mt19937_64 rng(43 + static_cast<std::uint64_t>(width));
   const auto value = [&rng] {
     if constexpr (std::is_integral_v<T>) {
@@ -254,7 +256,8 @@ void expect_copying_slices_keep_index_order(std::int64_t width) {
   struct Layout {
     std::int64_t a, b, rows;  // output (a, b, width), indices (rows, 2)
   };
-  for (const Layout l : {Layout{97, 31, 9001}, Layout{3, 1, 5003}, Layout{1, 1, 700}}) {
+  for (const Layout l :
+       {Layout{97, 31, 9001}, Layout{3, 1, 5003}, Layout{1, 1, 700}, Layout{997, 31, 1500}}) {
     const ts::Shape shape{l.a, l.b, width};
     std::vector<std::int64_t> idx(static_cast<std::size_t>(l.rows * 2));
     for (std::size_t r = 0; r < idx.size(); r += 2) {
@@ -277,10 +280,20 @@ void expect_copying_slices_keep_index_order(std::int64_t width) {
     const ts::ScatterOptions ignore{.out_of_bounds = ts::OutOfBounds::Ignore};
     with_host_threads({1, 2, 3, 4}, [&] {
       for (Op op : {Op::Add, Op::Update}) {
-        EXPECT_TRUE(same_bits(call(op, t, indices, u, {}).to_vector(),
-                              reference_scatter(op, values, shape, idx, 2, updates)))
+        const auto expected = reference_scatter(op, values, shape, idx, 2, updates);
+        EXPECT_TRUE(same_bits(call(op, t, indices, u, {}).to_vector(), expected))
             << op_name(op) << " width " << width << " slices " << l.a * l.b;
+        auto in_place = t.clone();
+        call_(op, in_place, indices, u, {});
+        EXPECT_TRUE(same_bits(in_place.to_vector(), expected))
+            << op_name(op) << " in place, width " << width << " slices " << l.a * l.b;
       }
+      const auto skipped = reference_scatter(Op::Add, values, shape, bad_idx, 2, updates);
+      auto in_place = t.clone();
+      EXPECT_THROW(in_place.scatter_nd_add_(bad_indices, u), ts::IndexError);
+      EXPECT_TRUE(same_bits(in_place.to_vector(), values)) << "width " << width;
+      in_place.scatter_nd_add_(bad_indices, u, ignore);
+      EXPECT_TRUE(same_bits(in_place.to_vector(), skipped)) << "width " << width;
       EXPECT_TRUE(same_bits(t.tensor_scatter_nd_add(bad_indices, u, ignore).to_vector(),
                             reference_scatter(Op::Add, values, shape, bad_idx, 2, updates)))
           << "width " << width << " slices " << l.a * l.b;
@@ -296,11 +309,11 @@ void expect_copying_slices_keep_index_order(std::int64_t width) {
   }
 }
 
-TEST(ScatterHost, CopyingSliceScheduleKeepsIndexOrder) {
-  expect_copying_slices_keep_index_order<float>(16);  // 64 bytes: the copying-slices schedule
-  expect_copying_slices_keep_index_order<float>(15);  // 60 bytes: the ranges of the slice one
-  expect_copying_slices_keep_index_order<double>(9);
-  expect_copying_slices_keep_index_order<std::int32_t>(40);
+TEST(ScatterHost, InOrderSliceScheduleKeepsIndexOrder) {
+  expect_in_order_slices_keep_index_order<float>(16);  // 64 bytes: the in-order schedule
+  expect_in_order_slices_keep_index_order<float>(15);  // 60 bytes: the ranges of the slice one
+  expect_in_order_slices_keep_index_order<double>(9);
+  expect_in_order_slices_keep_index_order<std::int32_t>(40);
 }
 
 // The element schedule (at 2, 3 and 4 host threads: as many output parts) on a 78 MB output with

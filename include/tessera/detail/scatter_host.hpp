@@ -6,8 +6,9 @@
 /// same for any number of threads:
 /// - many element updates: a head thread applies rows directly while the others file rows by
 ///   output part, then each thread applies one part's rows (scatter_host_elements);
-/// - the copying form with slices of a cache line or more: each thread links its slices' rows
-///   and writes each of its output slices once (scatter_host_copying_slices);
+/// - slices of a cache line or more (copying, or in place with rows for 1/16 of the slices or
+///   more): each thread links its slices' rows and walks its output slices in order
+///   (scatter_host_slices_in_order);
 /// - slices (and small inputs): the output is split into one contiguous range per thread; every
 ///   thread walks all index rows in order and applies only what lands in its range (reading an
 ///   index row is cheap next to applying a slice), asking for its slices some rows ahead.
@@ -16,8 +17,8 @@
 #include <cstdint>
 
 #include "tessera/detail/scatter_host_common.hpp"
-#include "tessera/detail/scatter_host_copying_slices.hpp"
 #include "tessera/detail/scatter_host_elements.hpp"
+#include "tessera/detail/scatter_host_slices_in_order.hpp"
 #include "tessera/detail/scatter_kernels.hpp"
 #include "tessera/expr/host_executor.hpp"
 
@@ -40,13 +41,18 @@ std::int64_t scatter_host(T* out, const T* source, std::int64_t numel, const Sca
     return scatter_host_elements<Op>(out, source, numel, g, indices, rows, updates, extents, linear,
                                      check);
   }
+  const std::int64_t work = rows * S + (source != nullptr ? numel : 0);
+  const std::int64_t parts =
+      std::max<std::int64_t>(1, std::min(host_thread_count(), work / kScatterSerialWork));
+  if (S > 1 && numel > 0 && S * static_cast<std::int64_t>(sizeof(T)) >= kScatterInOrderSliceBytes &&
+      (source != nullptr || rows * kScatterInOrderSparsity >= g.slices)) {
+    return scatter_host_slices_in_order<Op>(out, source, g, indices, rows, updates, extents, linear,
+                                            check, parts);
+  }
   if (check && source == nullptr) {
     const std::int64_t bad = scatter_first_bad_row_host(g, indices, rows);
     if (bad < rows) return bad;
   }
-  const std::int64_t work = rows * S + (source != nullptr ? numel : 0);
-  const std::int64_t parts =
-      std::max<std::int64_t>(1, std::min(host_thread_count(), work / kScatterSerialWork));
   if (S == 1 && parts == 1) {
     // One thread, element updates: the sequential loop itself, with its misses overlapped.
     if (source != nullptr) std::copy(source, source + numel, out);
@@ -56,11 +62,6 @@ std::int64_t scatter_host(T* out, const T* source, std::int64_t numel, const Sca
                                 check && source != nullptr, out, bad,
                                 [out](std::int64_t at, T u) { out[at] = Op::apply(out[at], u); });
     return bad;
-  }
-  if (source != nullptr && S > 1 && numel > 0 &&
-      S * static_cast<std::int64_t>(sizeof(T)) >= kScatterCopyingSliceBytes) {
-    return scatter_host_copying_slices<Op>(out, source, g, indices, rows, updates, extents, linear,
-                                           parts);
   }
   std::int64_t first_bad = rows;
   host_parallel_for(parts, [&](std::int64_t part) {

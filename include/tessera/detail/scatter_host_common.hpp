@@ -1,7 +1,7 @@
 #pragma once
 /// @file scatter_host_common.hpp
 /// What the host tensor_scatter_nd_* schedules share (scatter_host.hpp,
-/// scatter_host_elements.hpp, scatter_host_copying_slices.hpp): their tuning constants,
+/// scatter_host_elements.hpp, scatter_host_slices_in_order.hpp): their tuning constants,
 /// prefetches ahead of reads and read-modify-writes, and the parallel bounds check.
 
 #include <algorithm>

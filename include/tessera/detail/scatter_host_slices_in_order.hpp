@@ -1,8 +1,8 @@
 #pragma once
-/// @file scatter_host_copying_slices.hpp
-/// The host tensor_scatter_nd_* schedule for the copying form with slices of a cache line or
-/// more (scatter_host_copying_slices): each output slice is written once, in order, as its
-/// source slice combined with its updates in index order.
+/// @file scatter_host_slices_in_order.hpp
+/// The host tensor_scatter_nd_* schedule for slices of a cache line or more
+/// (scatter_host_slices_in_order): each thread walks its output slices in order, each combined
+/// with its updates in index order; the copying form writes each output slice once.
 
 #include <algorithm>
 #include <cstdint>
@@ -16,28 +16,34 @@
 
 namespace tessera::detail {
 
-/// Slices of at least this many bytes take the copying-slices schedule (below a cache line, the
+/// Slices of at least this many bytes take the in-order schedule (below a cache line, the
 /// per-slice list head costs a large share of the copy it saves).
-inline constexpr std::int64_t kScatterCopyingSliceBytes = kScatterCacheLine;
-/// How many slices ahead the copying-slices schedule asks for the update rows it will read.
-inline constexpr std::int64_t kScatterCopyingPrefetchSlices = 8;
+inline constexpr std::int64_t kScatterInOrderSliceBytes = kScatterCacheLine;
+/// In place, the in-order schedule walks every slice of the output: it takes index rows of at
+/// least 1/kScatterInOrderSparsity of the slices (fewer are applied where they land).
+inline constexpr std::int64_t kScatterInOrderSparsity = 16;
+/// How many slices ahead the in-order schedule asks for the update rows it will read.
+inline constexpr std::int64_t kScatterInOrderPrefetchSlices = 8;
 /// At most this many update rows of one slice are asked for ahead.
-inline constexpr int kScatterCopyingPrefetchRows = 4;
+inline constexpr int kScatterInOrderPrefetchRows = 4;
 
-/// out = source with `Op` applied for every index row, for slices of S = g.slice_size > 1
-/// elements (numel = g.slices * S > 0). Each thread owns a range of slices: it walks every
-/// index row, last to first, linking the rows of its slices into one list per slice (so each
-/// list runs in index order), then writes its slices in order, each as the source slice with
-/// its rows' updates applied. The output is written once, front to back, instead of copied and
-/// then read and written again at random rows (the copy, then index_add_, of the other
-/// libraries); the random reads are the update rows', which the walk asks for some slices
-/// ahead. Every element sees its updates in index order, bit for bit as the sequential loop.
-/// Returns the lowest row that names no slice (`rows` if none); such rows are skipped, and
-/// with `check` the caller drops `out`.
+/// Applies `Op` for every index row to `out`, for slices of S = g.slice_size > 1 elements
+/// (numel = g.slices * S > 0); with `source`, out = source first (the copying form). Each
+/// thread owns a range of slices: it walks every index row, last to first, linking the rows of
+/// its slices into one list per slice (so each list runs in index order), then walks its
+/// slices in order, applying each slice's rows' updates (after copying the source slice). The
+/// output is read and written in order, the copying form's once, instead of at random rows (and
+/// copied first: the copy, then index_add_, of the other libraries); the random reads are the
+/// update rows', which the walk asks for some slices ahead. Every element sees its updates in
+/// index order, bit for bit as the sequential loop. Every thread sees every row before it
+/// writes: with `check`, a row that names no slice stops all writing (in place nothing is
+/// written; a copying caller drops `out`); without, such rows are skipped. Returns the lowest
+/// such row (`rows` if none).
 template <class Op, class T, class Index, class K>
-std::int64_t scatter_host_copying_slices(T* out, const T* source, const ScatterGeometry& g,
-                                         const Index* indices, std::int64_t rows, const K& updates,
-                                         const Extents& extents, bool linear, std::int64_t parts) {
+std::int64_t scatter_host_slices_in_order(T* out, const T* source, const ScatterGeometry& g,
+                                          const Index* indices, std::int64_t rows, const K& updates,
+                                          const Extents& extents, bool linear, bool check,
+                                          std::int64_t parts) {
   const std::int64_t S = g.slice_size;
   const std::int64_t slices = g.slices;
   // next[i]: the next row (in index order) of row i's slice, or -1; each row's entry is written
@@ -48,6 +54,8 @@ std::int64_t scatter_host_copying_slices(T* out, const T* source, const ScatterG
       linear
           ? (S * static_cast<std::int64_t>(sizeof(T)) + kScatterCacheLine - 1) / kScatterCacheLine
           : 0;
+  const std::int64_t slice_lines =
+      (S * static_cast<std::int64_t>(sizeof(T)) + kScatterCacheLine - 1) / kScatterCacheLine;
   host_parallel_for(parts, [&](std::int64_t part) {
     const ScatterGeometry geo = g;  // a local copy: the stores below cannot alias it
     const std::int64_t lo = slices / parts * part + std::min(part, slices % parts);
@@ -74,32 +82,39 @@ std::int64_t scatter_host_copying_slices(T* out, const T* source, const ScatterG
       *h = i;
     }
     if (part == 0) first_bad = bad;  // every part sees every row
+    if (check && bad < rows) return;
     std::int64_t index[kMaxDims];
     zero_dims(index);
     for (std::int64_t s = 0; s < count; ++s) {
       // Ahead of the walk: the successor links of the slice 2D ahead (the walk needs each
       // before it knows whether a slice has another row), then every update row of the slice D
       // ahead, following those links (in L1 by then).
-      if (s + 2 * kScatterCopyingPrefetchSlices < count) {
+      if (s + 2 * kScatterInOrderPrefetchSlices < count) {
         const std::int64_t far =
-            head[static_cast<std::size_t>(s + 2 * kScatterCopyingPrefetchSlices)];
+            head[static_cast<std::size_t>(s + 2 * kScatterInOrderPrefetchSlices)];
         if (far >= 0) scatter_prefetch_lines_for_read(next.get(), far, 1);
       }
+      // In place, the output slices with rows are not a stream the hardware sees (about a third
+      // of random rows' slices have none): asked for too.
+      if (source == nullptr && s + kScatterInOrderPrefetchSlices < count &&
+          head[static_cast<std::size_t>(s + kScatterInOrderPrefetchSlices)] >= 0) {
+        scatter_prefetch_lines_for_write(out, (lo + s + kScatterInOrderPrefetchSlices) * S,
+                                         slice_lines);
+      }
       if constexpr (requires { updates.data; }) {
-        if (update_lines > 0 && s + kScatterCopyingPrefetchSlices < count) {
+        if (update_lines > 0 && s + kScatterInOrderPrefetchSlices < count) {
           // A tensor of updates read linearly: row r's first element is data[r * S]. The first
           // few rows only: a slice with many rows has its later ones asked for as the walk
           // reaches them, through the links.
-          std::int64_t r = head[static_cast<std::size_t>(s + kScatterCopyingPrefetchSlices)];
-          for (int asked = 0; r >= 0 && asked < kScatterCopyingPrefetchRows; ++asked) {
+          std::int64_t r = head[static_cast<std::size_t>(s + kScatterInOrderPrefetchSlices)];
+          for (int asked = 0; r >= 0 && asked < kScatterInOrderPrefetchRows; ++asked) {
             scatter_prefetch_lines_for_read(updates.data, r * S, update_lines);
             r = next[static_cast<std::size_t>(r)];
           }
         }
       }
       T* const dst = out + (lo + s) * S;
-      const T* const src = source + (lo + s) * S;
-      std::copy(src, src + S, dst);
+      if (source != nullptr) std::copy(source + (lo + s) * S, source + (lo + s + 1) * S, dst);
       for (std::int64_t r = head[static_cast<std::size_t>(s)]; r >= 0;
            r = next[static_cast<std::size_t>(r)]) {
         const std::int64_t base = r * S;
