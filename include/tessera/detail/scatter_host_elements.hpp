@@ -389,9 +389,10 @@ std::int64_t scatter_host_elements(T* out, const T* source, std::int64_t numel,
       }
       scatter_wait_until([&] { return st.blocks_done.load(std::memory_order_acquire) == blocks; });
       if (check && lowest_bad.load(std::memory_order_relaxed) < rows) return;
-      // Phase 2, after the previous round's (each part sees its rounds in order).
+      // Phase 2, after the previous round's (each part sees its rounds in order). It runs even
+      // with nothing filed (one thread: the head applied every block): marking its parts done
+      // is what lets the next round's head start.
       const bool last = r + 1 == rounds;
-      if (!filing && !(last && via_copy)) continue;
       const std::int64_t head_blocks = blocks - st.from_back.load(std::memory_order_relaxed);
       bool waited = false;
       for (std::int64_t part = st.parts_claimed.fetch_add(1, std::memory_order_relaxed);
