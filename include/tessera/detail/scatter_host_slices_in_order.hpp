@@ -50,12 +50,9 @@ std::int64_t scatter_host_slices_in_order(T* out, const T* source, const Scatter
   // by the thread owning its slice only.
   const auto next = std::make_unique_for_overwrite<std::int64_t[]>(static_cast<std::size_t>(rows));
   std::int64_t first_bad = rows;
-  const std::int64_t update_lines =
-      linear
-          ? (S * static_cast<std::int64_t>(sizeof(T)) + kScatterCacheLine - 1) / kScatterCacheLine
-          : 0;
   const std::int64_t slice_lines =
       (S * static_cast<std::int64_t>(sizeof(T)) + kScatterCacheLine - 1) / kScatterCacheLine;
+  const std::int64_t update_lines = linear ? slice_lines : 0;  // rows of a linear read only
   host_parallel_for(parts, [&](std::int64_t part) {
     const ScatterGeometry geo = g;  // a local copy: the stores below cannot alias it
     const std::int64_t lo = slices / parts * part + std::min(part, slices % parts);
