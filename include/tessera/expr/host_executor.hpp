@@ -12,6 +12,7 @@
 #include "tessera/core/macros.hpp"
 #include "tessera/core/tensor_view.hpp"
 #include "tessera/expr/host_parallel.hpp"
+#include "tessera/expr/host_stream_stores.hpp"
 
 namespace tessera::detail {
 
@@ -120,6 +121,14 @@ struct HostExecutor {
       return k.inner_unit(i);
     }
   };
+  /// Reads element i of a row on a cursor with the leaves in Mask at unit step (write_masked_row).
+  template <unsigned Mask>
+  struct ReadMaskedRow {
+    template <class K>
+    static auto at(const K& k, std::int64_t i) {
+      return k.template inner_masked<Mask, 0>(i);
+    }
+  };
 
   /// data[i] = Read::at(k, i) for i in [begin, end): one part of a contiguous output
   /// (ReadLinear), or one unit-step row (ReadUnitRow). Not inlined, for the reason
@@ -137,16 +146,61 @@ struct HostExecutor {
     for (std::int64_t i = begin; i < end; ++i) data[i] = static_cast<Out>(Read::at(k, i));
   }
 
+  /// Elements a streaming write computes into a buffer before storing them: 1 KiB, which
+  /// stays in L1 between being written and being streamed out.
+  template <class Out>
+  static constexpr std::int64_t kStreamChunk = 1024 / sizeof(Out);
+
+  /// write_span with streaming stores (host_stream_stores.hpp) for an output too large to stay
+  /// in cache: elements up to the first line boundary and after the last whole line are stored
+  /// plainly; the lines between are computed, a chunk at a time, into an aligned buffer by the
+  /// same loop as write_span's (so the same bits) and streamed out from there. The caller
+  /// fences (stream_store_fence) once its part is written.
+  template <class Read, class Out, class K>
+  [[gnu::noinline]] TESSERA_ELEMENTWISE_CLONES static void stream_span(Out* data, const K& k,
+                                                                       std::int64_t begin,
+                                                                       std::int64_t end) {
+    constexpr auto line = static_cast<std::int64_t>(kStreamLineBytes);
+    constexpr std::int64_t per_line = line / static_cast<std::int64_t>(sizeof(Out));
+    constexpr std::int64_t chunk = kStreamChunk<Out>;
+    const auto offset = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(data + begin) %
+                                                  kStreamLineBytes);
+    const std::int64_t to_line = (line - offset) % line;  // bytes to the next line boundary
+    std::int64_t i = begin;
+    // Elements straddling lines (an address no multiple of sizeof(Out)) never reach a line
+    // boundary: then everything is stored plainly, below.
+    const bool aligns = to_line % static_cast<std::int64_t>(sizeof(Out)) == 0;
+    const std::int64_t lines_end = aligns ? end : begin;
+    const std::int64_t head =
+        std::min(lines_end, begin + to_line / static_cast<std::int64_t>(sizeof(Out)));
+    for (; i < head; ++i) data[i] = static_cast<Out>(Read::at(k, i));
+    alignas(kStreamLineBytes) Out buffer[chunk];
+    while (i + per_line <= lines_end) {
+      const std::int64_t count = std::min(chunk, (lines_end - i) / per_line * per_line);
+      TESSERA_UNROLL_4
+      for (std::int64_t j = 0; j < count; ++j) buffer[j] = static_cast<Out>(Read::at(k, i + j));
+      stream_store_lines(data + i, buffer, static_cast<std::size_t>(count) * sizeof(Out));
+      i += count;
+    }
+    for (; i < end; ++i) data[i] = static_cast<Out>(Read::at(k, i));
+  }
+
   /// out[i] = Out(k(i)) for every element of out.
   template <class Out, class K>
   static void run(const TensorView<Out>& out, const K& k, bool linear) {
     const std::int64_t n = out.numel();
+    const bool stream = host_streams_output<Out>(n * static_cast<std::int64_t>(sizeof(Out)));
     if (linear) {
       Out* const data = out.data;
-      host_adaptive_for<WriteWork<Out, K, 0>>(n, elementwise_split(n),
-                                              [data, &k](std::int64_t begin, std::int64_t end) {
-                                                write_span<ReadLinear>(data, k, begin, end);
-                                              });
+      host_adaptive_for<WriteWork<Out, K, 0>>(
+          n, elementwise_split(n), [data, &k, stream](std::int64_t begin, std::int64_t end) {
+            if (stream) {
+              stream_span<ReadLinear>(data, k, begin, end);
+              stream_store_fence();
+            } else {
+              write_span<ReadLinear>(data, k, begin, end);
+            }
+          });
       return;
     }
     const Extents extents = Extents::of_view(out);
@@ -240,12 +294,16 @@ struct HostExecutor {
     const std::int64_t out_step = out.strides[last];
     const bool unit = out_step == 1 && k.unit();
     const bool tiled = !unit && extents.ndim >= 2 && extents.shape[last] >= kTileMinRow;
+    // Output rows at unit step are streamed out, where long enough, when the output is large.
+    const bool stream =
+        out_step == 1 && host_streams_output<Out>(n * static_cast<std::int64_t>(sizeof(Out)));
     // By reference: the caller waits for every part, and each part copies the kernel into
     // its cursor anyway (a second copy per evaluation stalled on store forwarding: the kernel
     // was just built field by field and was copied 16 bytes at a time).
     host_adaptive_for<WriteWork<Out, K, 1>>(
         n, elementwise_split(n),
-        [&out, &k, &extents, last, out_step, unit, tiled](std::int64_t begin, std::int64_t end) {
+        [&out, &k, &extents, last, out_step, unit, tiled, stream](std::int64_t begin,
+                                                                  std::int64_t end) {
           K cursor = k;
           Out* row = nullptr;  // the output row of the stretch being written
           // Writes row segment [first, stop) of the row at `index`; `next`: that row follows the
@@ -263,7 +321,11 @@ struct HostExecutor {
               row = out.data + offset;
             }
             if (unit && stop - first >= kUnitRowCall) {
-              write_span<ReadUnitRow>(row, cursor, first, stop);
+              if (stream) {
+                stream_span<ReadUnitRow>(row, cursor, first, stop);
+              } else {
+                write_span<ReadUnitRow>(row, cursor, first, stop);
+              }
               return;
             }
             if (unit) {
@@ -278,7 +340,12 @@ struct HostExecutor {
                 // pattern of contiguous operands, so that the compiler vectorises the stores and
                 // the contiguous operands' loads, as in a hand-written loop.
                 with_unit_mask<K::kLeaves>(cursor.template unit_mask<0>(), [&](auto mask) {
-                  write_masked_row<decltype(mask)::value>(row, cursor, first, stop);
+                  constexpr unsigned kMask = decltype(mask)::value;
+                  if (stream && stop - first >= kUnitRowCall) {
+                    stream_span<ReadMaskedRow<kMask>>(row, cursor, first, stop);
+                  } else {
+                    write_masked_row<kMask>(row, cursor, first, stop);
+                  }
                 });
                 return;
               }
@@ -288,6 +355,7 @@ struct HostExecutor {
           };
           if (!tiled) {
             for_each_row_segment(extents, begin, end, write);
+            if (stream) stream_store_fence();
             return;
           }
           struct Segment {
@@ -324,6 +392,7 @@ struct HostExecutor {
                                  if (rows == kTileRows) flush();
                                });
           if (rows > 0) flush();
+          if (stream) stream_store_fence();
         });
   }
 
