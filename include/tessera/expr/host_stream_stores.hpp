@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <cstring>
 
-#if defined(__SSE2__) && !defined(__CUDACC__)
+#if defined(__SSE2__) && defined(__x86_64__) && !defined(__CUDA_ARCH__)
 #include <emmintrin.h>
 #define TESSERA_HOST_STREAM_STORES 1
 #else
@@ -27,8 +27,8 @@ namespace tessera::detail {
 /// Streaming stores write whole lines of this many bytes, aligned to it.
 inline constexpr std::size_t kStreamLineBytes = 64;
 
-/// Whether this build can store without reading first (x86-64 host code; elsewhere host
-/// kernels always store plainly).
+/// Whether this build can store without reading first (x86-64 host code, nvcc's host pass
+/// included; elsewhere host kernels always store plainly).
 inline constexpr bool kHostStreamStores = TESSERA_HOST_STREAM_STORES != 0;
 
 /// Host outputs of at least this many bytes are written with streaming stores: the size of the
