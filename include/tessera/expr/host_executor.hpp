@@ -239,9 +239,13 @@ struct HostExecutor {
   /// columns 1.10-1.12x its time, 256 0.96-0.98x, 512 1.00-1.02x, 1024 1.08x.
   static constexpr std::int64_t kTileColumns = 256;
   /// Rows shorter than this are walked whole: the lines a transposed operand needs for one row
-  /// (one per element, 64 KiB for 1000) stay in L2 until the next row, and tiles measured
-  /// 1.07-1.41x the hand-written loop's time at 1000x1000 while making 3162x3162 2.7x faster.
-  static constexpr std::int64_t kTileMinRow = 2048;
+  /// (one per element) then fit a 48 KiB L1 and serve the next rows from there. Longer rows
+  /// are tiled: `a.T + b` in one process on the 2-core AMD EPYC VM (48 KiB L1d, 1 MiB L2),
+  /// medians of 7, whole rows against tiles: 300x300 21-22 vs 24 us, 400x400 45 vs 50-52 us,
+  /// 700x700 140-147 vs 147-167 us, 1000x1000 350 vs 264-340 us (in the benchmark binary, 2
+  /// threads: 311 vs 191-219 us). (With 128-column tiles, an Intel Xeon with a 2 MiB L2 took
+  /// 1.07-1.41x the hand-written loop's time at 1000x1000 tiled.)
+  static constexpr std::int64_t kTileMinRow = 768;
 
   /// Kernels with at most this many leaves get one strided-row loop per pattern of contiguous
   /// leaves (2^leaves loops); more would multiply the code of every such expression.
