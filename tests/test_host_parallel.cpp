@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <limits>
 #include <mutex>
 #include <random>
 #include <set>
@@ -194,6 +195,47 @@ TEST(HostAdaptiveFor, FreshWorkIsPricedByItsOwnProbe) {
       }
       EXPECT_EQ(static_cast<int>(seen.size()), threads) << "costly data, round " << round;
     }
+  });
+#endif
+}
+
+TEST(HostAdaptiveFor, SizeClassesAreEighthPowers) {
+  using ts::detail::host_work_size_class;
+  EXPECT_EQ(host_work_size_class(1), 0);
+  EXPECT_EQ(host_work_size_class(7), 0);
+  EXPECT_EQ(host_work_size_class(8), 1);
+  EXPECT_EQ(host_work_size_class(63), 1);
+  EXPECT_EQ(host_work_size_class(64), 2);
+  EXPECT_EQ(host_work_size_class(10'000), 4);
+  EXPECT_EQ(host_work_size_class(10'000'000), 7);
+  EXPECT_EQ(host_work_size_class(std::numeric_limits<std::int64_t>::max()),
+            ts::detail::kHostWorkSizeClasses - 1);
+}
+
+struct SizedKey {};
+
+// One kind of work keeps a record per size class: a small call's cheap probe (its data in
+// cache) does not price a large call of the same work, which probes for itself and shares.
+// Priced from the small call's record, the large one would stay on one thread (nearly free by
+// that record, against a 5 ms region). Wide margins, as in FreshWorkIsPricedByItsOwnProbe:
+// 40 ms alone, 20 ms per part on two threads.
+TEST(HostAdaptiveFor, SmallCallsDoNotPriceLargeOnes) {
+#if TESSERA_HOST_SYSTEM != TESSERA_HOST_SYSTEM_OMP
+  GTEST_SKIP() << "the host system is not OpenMP: its thread count is not set here";
+#else
+  with_host_threads({2, 4}, [](int threads) {
+    const HostSplit split{2, 100, 1};
+    HostRegionCost cost(5'000'000);  // a region costs 5 ms
+    for (int call = 0; call < 2; ++call) {
+      const auto small = parts_of<SizedKey>(200, split, cost, 0);
+      for (const Part& part : small) EXPECT_FALSE(part.parallel) << "small, call " << call;
+    }
+    const auto large = parts_of<SizedKey>(40'000, split, cost, 1'000);
+    std::set<int> seen;
+    for (const Part& part : large) {
+      if (part.parallel) seen.insert(part.thread);
+    }
+    EXPECT_EQ(static_cast<int>(seen.size()), threads) << "the large call is shared";
   });
 #endif
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cstdint>
 #include <limits>
@@ -148,9 +149,22 @@ struct HostWorkRecord {
   std::atomic<std::uint32_t> unprobed{0};  ///< regions run without a probe
 };
 
-/// The record of the work named `Key`.
+/// Records per kind of work: one per size class, items in [8^c, 8^(c+1)), since the time per
+/// item of one kernel depends on where its data sits: `a.T + b` took 0.26 ns per element
+/// alone at 100x100 (in L1) and 1 ns in parts at 3162x3162 (DRAM). With one record for both,
+/// the small case's probes priced the large one as 2.6 ms alone against 5 ms shared, and the
+/// large case ran alone in some calls (2 threads, the benchmark binary's interleaved
+/// repetitions: 5.1 or 9.9 ms).
+inline constexpr int kHostWorkSizeClasses = 21;  // floor(log8(2^63 - 1)) = 20
+
+/// The size class of work over `items` items (items >= 1): floor(log8(items)).
+constexpr int host_work_size_class(std::int64_t items) noexcept {
+  return (static_cast<int>(std::bit_width(static_cast<std::uint64_t>(items))) - 1) / 3;
+}
+
+/// The records of the work named `Key`, one per size class (host_work_size_class).
 template <class Key>
-inline constinit HostWorkRecord host_work_record{};
+inline constinit HostWorkRecord host_work_record[kHostWorkSizeClasses]{};
 
 /// How host_adaptive_for may split its items.
 struct HostSplit {
@@ -200,7 +214,7 @@ void host_adaptive_for(std::int64_t items, const HostSplit& split, const Body& b
     const std::int64_t part = part_of(first);
     return (items - first + part - 1) / part;
   };
-  HostWorkRecord& work = host_work_record<Key>;
+  HostWorkRecord& work = host_work_record<Key>[host_work_size_class(items)];
   const auto region_ns = static_cast<double>(cost.estimate());
   // Time of [first, items) shared, by the record: the longest part and the region (a part is
   // as slow as alone, `alone` per item, until a region has said otherwise).
