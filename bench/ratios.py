@@ -6,7 +6,8 @@ names read "<case>/<peer>/<size>[/...]", e.g. "BM_FusedExpr/tessera/1000000/real
 A ratio is tessera time / peer time: below 1 tessera is faster, above 1 it is slower.
 Each benchmark keeps its fastest time over all repetitions (--benchmark_repetitions) and all
 files given (repeated runs): on a shared machine the fastest run is the one least disturbed by
-other processes.
+other processes. --stat median keeps the median instead, for machines whose speed swings
+between moments (a memory-bound case then has rare repetitions far faster than the rest).
 
     build/bench/bench_expr --benchmark_out=run1.json --benchmark_out_format=json
     python3 bench/ratios.py run1.json [run2.json ...] [--baseline tessera] [--time cpu]
@@ -14,6 +15,7 @@ other processes.
 
 import argparse
 import json
+import statistics
 import sys
 from collections import defaultdict
 
@@ -21,9 +23,11 @@ from collections import defaultdict
 UNITS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 
 
-def load_times(paths, field="real_time"):
-    """{(case, size): {peer: seconds}} over every file, keeping the fastest time."""
-    times = defaultdict(dict)
+def load_times(paths, field="real_time", stat="min"):
+    """{(case, size): {peer: seconds}} over every file: the fastest time, or with stat="median"
+    the median over all repetitions (steadier where the machine's speed swings between
+    moments, and one lucky repetition of one peer would decide the fastest)."""
+    samples = defaultdict(lambda: defaultdict(list))
     for path in paths:
         with open(path, encoding="utf-8") if path != "-" else sys.stdin as f:
             data = json.load(f)
@@ -37,9 +41,10 @@ def load_times(paths, field="real_time"):
             case, peer, size = parts[0], parts[1], parts[2]
             seconds = bench[field] * UNITS[bench.get("time_unit", "ns")]
             key = (case, int(size) if size.isdigit() else size)
-            old = times[key].get(peer)
-            times[key][peer] = seconds if old is None else min(old, seconds)
-    return times
+            samples[key][peer].append(seconds)
+    pick = min if stat == "min" else statistics.median
+    return {key: {peer: pick(values) for peer, values in row.items()}
+            for key, row in samples.items()}
 
 
 def human(seconds):
@@ -78,8 +83,10 @@ def main():
                         help="wall-clock time (default; right for multi-threaded peers) or the "
                              "main thread's CPU time (steadier for single-threaded runs on a "
                              "busy machine: time spent preempted is not counted)")
+    parser.add_argument("--stat", choices=("min", "median"), default="min",
+                        help="each benchmark's fastest repetition (default) or its median")
     args = parser.parse_args()
-    times = load_times(args.json, f"{args.time}_time")
+    times = load_times(args.json, f"{args.time}_time", args.stat)
     if not times:
         sys.exit("ratios.py: no benchmarks named <case>/<peer>/<size> in the input")
     print(table(times, args.baseline))

@@ -193,16 +193,22 @@ def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
 
 
-def summary_rows(title, page, times):
-    """One row per peer: geometric mean of tessera / peer over the cases both ran."""
+def summary_rows(title, page, times, medians):
+    """One row per peer: geometric mean and range of tessera / peer over the cases both ran, by
+    the fastest repetitions (`times`) and by the medians (`medians`)."""
     peers = sorted({p for row in times.values() for p in row if p != "tessera"})
     rows = []
+
+    def ratios_of(table, peer):
+        return [row["tessera"] / row[peer] for row in table.values()
+                if "tessera" in row and row.get(peer)]
+
     for peer in peers:
-        ratios_ = [row["tessera"] / row[peer] for row in times.values()
-                   if "tessera" in row and row.get(peer)]
-        if ratios_:
-            rows.append(f"| [{title}](#{anchor(title)}) | {peer} | {len(ratios_)} | "
-                        f"{geomean(ratios_):.2f} | {min(ratios_):.2f} – {max(ratios_):.2f} |")
+        fastest, middle = ratios_of(times, peer), ratios_of(medians, peer)
+        if fastest:
+            rows.append(f"| [{title}](#{anchor(title)}) | {peer} | {len(fastest)} | "
+                        f"{geomean(fastest):.2f} | {min(fastest):.2f} – {max(fastest):.2f} | "
+                        f"{geomean(middle):.2f} | {min(middle):.2f} – {max(middle):.2f} |")
     return rows
 
 
@@ -262,7 +268,7 @@ def main():
     body, summary = [], []
     for name, title, page, path in runs:
         times = ratios.load_times([path])
-        summary += summary_rows(title, page, times)
+        summary += summary_rows(title, page, times, ratios.load_times([path], stat="median"))
         body += ["", f"## {title}", "",
                  f"`build/bench/{name}`; semantics and design in [{page}]({page}).", ""]
         for family, rows in sorted(split_by_family(times).items()):
@@ -296,9 +302,11 @@ def main():
                  k in ("torch", "libtorch") else v) for k, v in PEER_NOTES.items()}
     head += ["Peers: " + "; ".join(f"`{k}` = {v}" for k, v in notes.items()) + ".", ""]
     head += ["## Summary", "",
-             "Geometric mean of tessera / peer over the cases both ran (below 1: tessera "
-             "faster).", "", "| operation | peer | cases | geomean ratio | range |",
-             "|---|---|---|---|---|"] + summary
+             "Geometric mean and range of tessera / peer over the cases both ran (below 1: "
+             "tessera faster), by each case's fastest repetition (as in the tables below) and "
+             "by its median repetition.", "",
+             "| operation | peer | cases | geomean ratio | range | geomean of medians | "
+             "range of medians |", "|---|---|---|---|---|---|---|"] + summary
     with open(args.out, "w", encoding="utf-8") as f:
         f.write("\n".join(head + body) + "\n")
     print(f"bench_report: wrote {os.path.relpath(args.out, ROOT)}", file=sys.stderr)
