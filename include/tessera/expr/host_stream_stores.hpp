@@ -17,8 +17,10 @@
 
 #if defined(__SSE2__) && defined(__x86_64__) && !defined(__CUDA_ARCH__)
 #include <emmintrin.h>
+/// 1: host kernels can store with SSE2's streaming stores (x86-64 host code).
 #define TESSERA_HOST_STREAM_STORES 1
 #else
+/// 0: host kernels store plainly (not x86-64 host code).
 #define TESSERA_HOST_STREAM_STORES 0
 #endif
 
