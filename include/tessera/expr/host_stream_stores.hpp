@@ -4,10 +4,10 @@
 /// A plain store first reads the line it writes (read for ownership), so an elementwise kernel
 /// over data in DRAM moves every output byte twice; a streaming store writes whole lines
 /// without reading them. Measured on the 2-core AMD EPYC VM of docs/benchmarks.md, 2 threads,
-/// medians of 300 alternated runs: 10^7 floats `a * b + 2a - sqrt(|b|)` 2.42 -> 1.92 ms,
-/// `x + row` 1.55 -> 1.41 ms, float -> double cast 2.76 -> 2.24 ms; but at 3 * 10^6 elements,
-/// where operands and output share the 32 MiB L3 between calls, 5-80 % slower (the output no
-/// longer stays in cache for the next call). Hence outputs of at least the last-level cache's
+/// medians of 300 runs each (15 alternated rounds of 20): 10^7 floats `a * b + 2a - sqrt(|b|)` 2.42
+/// -> 1.92 ms, `x + row` 1.55 -> 1.41 ms, float -> double cast 2.76 -> 2.24 ms; but at 3 * 10^6
+/// elements, where operands and output share the 32 MiB L3 between calls, 4-43 % slower (the output
+/// no longer stays in cache for the next call). Hence outputs of at least the last-level cache's
 /// size (host_stream_min_bytes) only.
 
 #include <atomic>
