@@ -11,17 +11,9 @@
 #include <cstdint>
 #include <vector>
 
-#if defined(__SSE2__) && !defined(__CUDA_ARCH__)
-#include <emmintrin.h>
-#endif
-#if defined(__SSE2__) && defined(__x86_64__) && !defined(__CUDA_ARCH__)
-#define TESSERA_NONZERO_STREAM_STORES 1
-#else
-#define TESSERA_NONZERO_STREAM_STORES 0
-#endif
-
 #include "tessera/core/tensor_view.hpp"
 #include "tessera/expr/host_executor.hpp"
+#include "tessera/expr/host_stream_stores.hpp"
 
 namespace tessera::detail {
 
@@ -144,7 +136,7 @@ inline int nonzero_chunk_zeros(std::uint64_t mask) {
 /// order, a line's stores combine into one write to memory).
 template <bool Stream>
 [[gnu::always_inline]] inline void nonzero_store(std::int64_t* dst, std::int64_t value) {
-#if TESSERA_NONZERO_STREAM_STORES
+#if TESSERA_HOST_STREAM_STORES
   if constexpr (Stream) {
     _mm_stream_si64(reinterpret_cast<long long*>(dst), static_cast<long long>(value));
     return;
@@ -153,7 +145,7 @@ template <bool Stream>
   *dst = value;
 }
 
-#if TESSERA_NONZERO_STREAM_STORES
+#if TESSERA_HOST_STREAM_STORES
 /// Streams the (row, column) pair of every set bit of `mask` to the contiguous (rows, 2) output
 /// `data` from `row` on (at most up to `row_end`): `base` holds the chunk's row index and first
 /// column. Returns the next row.
@@ -221,7 +213,7 @@ std::int64_t nonzero_write_run(const K& k, bool linear, std::int64_t* index, int
     // visited (count-trailing-zeros), so a store is issued per nonzero, not per element, and
     // no branch depends on the data.
     if (linear) {
-#if TESSERA_NONZERO_STREAM_STORES
+#if TESSERA_HOST_STREAM_STORES
       if constexpr (Stream && Rank == 2) {
         // (row, column) pairs, contiguous and 16-byte aligned: one 16-byte store per row. A
         // chunk with few zeros (most chunks at high density) is written as the runs of
@@ -365,7 +357,7 @@ void nonzero_write_host(const K& k, const Extents& extents, bool linear, const N
   const int last = ndim - 1;
   const std::int64_t inner = extents.shape[last];
   const NonzeroRows target{out.data, out.strides[0], out.ndim > 1 ? out.strides[1] : 0, 0, 0};
-  const bool stream = TESSERA_NONZERO_STREAM_STORES && linear &&
+  const bool stream = kHostStreamStores && linear &&
                       std::min(plan.total(), row_limit) * ndim * 8 >= kNonzeroStreamBytes;
   host_adaptive_blocks<NonzeroWork<K, 2>, true>(blocks, [=, &k, &extents](std::int64_t b) {
     NonzeroRows rows = target;
@@ -395,11 +387,9 @@ void nonzero_write_host(const K& k, const Extents& extents, bool linear, const N
       index[last] = inner - 1;
       extents.increment(index);
     }
-#if TESSERA_NONZERO_STREAM_STORES
     // Non-temporal stores are weakly ordered: they must be visible before the block's task
     // ends (the join that follows orders only ordinary stores).
-    if (stream) _mm_sfence();
-#endif
+    if (stream) stream_store_fence();
   });
 }
 
