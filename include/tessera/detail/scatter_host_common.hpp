@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <type_traits>
 #include <vector>
@@ -47,6 +49,20 @@ struct ScatterPair {
   std::uint32_t offset;  ///< the output element
   T value;
 };
+
+/// Stores the pair (at, u) at `to`. A pair of 4-byte values is put together in a general
+/// register and stored at once: one store instead of two, on the filing loop's busiest port.
+template <class T>
+void scatter_store_pair(ScatterPair<T>* to, std::int64_t at, T u) {
+  if constexpr (sizeof(T) == 4 && sizeof(ScatterPair<T>) == 8 &&
+                std::endian::native == std::endian::little) {
+    const std::uint64_t bits =
+        static_cast<std::uint32_t>(at) | (std::uint64_t{std::bit_cast<std::uint32_t>(u)} << 32);
+    std::memcpy(static_cast<void*>(to), &bits, sizeof bits);
+  } else {
+    *to = ScatterPair<T>{static_cast<std::uint32_t>(at), u};
+  }
+}
 
 /// Asks for `lines` cache lines from the one holding `base[at]`, ahead of read-modify-writes
 /// (`Write`) or reads. The lines past the element may lie past the array: the addresses are

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <thread>
@@ -17,8 +19,10 @@
 #include "tessera/core/device.hpp"
 #include "tessera/core/storage.hpp"
 #include "tessera/detail/scatter_host_common.hpp"
+#include "tessera/detail/scatter_host_wide_filing.hpp"
 #include "tessera/detail/scatter_kernels.hpp"
 #include "tessera/expr/host_executor.hpp"
+#include "tessera/expr/kernels.hpp"
 
 namespace tessera::detail {
 
@@ -43,28 +47,33 @@ Body scatter_for_element_rows(const ScatterGeometry& g, const Index* indices, st
   auto run = [&](auto slice, std::uint64_t limit, auto update, auto prefetch) {
     Body local = body;
     std::int64_t first_bad = rows;
-    bool stopped = false;
+    // One row; false when the walk ends there (a bad row, with `check`). Ending by a return
+    // instead of a flag tested on every row keeps the loop's state in registers.
     auto step = [&](std::int64_t i) {
       const std::int64_t at = slice(indices + i * geo.k);
-      if (static_cast<std::uint64_t>(at) >= limit) {
+      if (static_cast<std::uint64_t>(at) >= limit) [[unlikely]] {
         if (first_bad == rows) first_bad = i;
-        stopped = check;
-        return;
+        return !check;
       }
       local(at, update(i));
+      return true;
     };
-    std::int64_t i = begin;
-    if constexpr (decltype(prefetch)::value) {
-      // Rows past `end` are read for their prefetch too: the caller's next block is usually
-      // the next rows, so the misses overlap across blocks as well.
-      const std::int64_t stop = std::min(end, rows - kScatterElementPrefetchRows);
-      for (; i < stop && !stopped; ++i) {
-        scatter_prefetch_for_write(prefetch_base,
-                                   slice(indices + (i + kScatterElementPrefetchRows) * geo.k));
-        step(i);
+    [&] {
+      std::int64_t i = begin;
+      if constexpr (decltype(prefetch)::value) {
+        // Rows past `end` are read for their prefetch too: the caller's next block is usually
+        // the next rows, so the misses overlap across blocks as well.
+        const std::int64_t stop = std::min(end, rows - kScatterElementPrefetchRows);
+        for (; i < stop; ++i) {
+          scatter_prefetch_for_write(prefetch_base,
+                                     slice(indices + (i + kScatterElementPrefetchRows) * geo.k));
+          if (!step(i)) return;
+        }
       }
-    }
-    for (; i < end && !stopped; ++i) step(i);
+      for (; i < end; ++i) {
+        if (!step(i)) return;
+      }
+    }();
     if (bad == rows) bad = first_bad;
     return local;
   };
@@ -127,26 +136,55 @@ struct ScatterParts {
 };
 
 /// Filing for two parts, into one block's region of the pair array: the lower part's list
-/// grows up from the region's start, the upper part's down from its end, so the two fit in
-/// exactly the block's rows. Each pair is written to the ends of both lists and only the list
-/// it belongs to moves on (the other's copy is overwritten by that list's next pair, or is the
-/// slot where the two lists meet): no branch (the part is a coin toss) and no select, which
-/// files a row about 25 % faster than computing the one address to write.
+/// grows up from the region's start, the upper part's down from its end, so the two fit in the
+/// block's rows (and the kScatterFilingSlack slots wide filing keeps free). Each pair is written
+/// to the ends of both lists and only the list it belongs to moves on (the other's copy is
+/// overwritten by that list's next pair, or lands between the lists): no branch (the part is a
+/// coin toss) and no select, which files a row about 25 % faster than computing the one
+/// address to write. The list ends are counts, so that wide filing
+/// (scatter_file_two_lists_wide) can file a block's first rows and this filer the rest.
 template <class T>
 struct ScatterTwoListFiler {
-  ScatterPair<T>* lower;  ///< the next slot of the lower part's list
-  ScatterPair<T>* upper;  ///< and of the upper part's (it grows downwards)
-  std::int64_t half;      ///< the first element of the upper part
+  ScatterPair<T>* lower;         ///< the lower part's list, growing up from the region's start
+  ScatterPair<T>* upper;         ///< the region's last slot, where the upper part's list starts
+  std::int64_t half;             ///< the first element of the upper part
+  std::int64_t lower_count = 0;  ///< pairs in the lower list
+  std::int64_t filed = 0;        ///< pairs in both lists
 
   void operator()(std::int64_t at, T u) {
-    const ScatterPair<T> pair{static_cast<std::uint32_t>(at), u};
-    *lower = pair;
-    *upper = pair;
-    const std::int64_t up = at >= half ? 1 : 0;  // a setcc: a branch would mispredict half
-    lower += 1 - up;
-    upper -= up;
+    scatter_store_pair(lower + lower_count, at, u);
+    scatter_store_pair(upper - (filed - lower_count), at, u);
+    lower_count += at < half ? 1 : 0;  // a setcc: a branch would mispredict half the rows
+    ++filed;
   }
+  /// Pairs in the upper list.
+  std::int64_t upper_count() const { return filed - lower_count; }
 };
+
+/// Files the first rows of [lo, hi) with scatter_file_two_lists_wide when it applies (4-byte
+/// values read from a contiguous tensor of the output's type, one index per row), leaving the
+/// counts in `filer` for the scalar filer to go on from; returns the first row not filed.
+template <class T, class Index, class K>
+std::int64_t file_two_lists_wide(const Index* indices, const K& updates, std::int64_t lo,
+                                 std::int64_t hi, const ScatterGeometry& g, bool linear,
+                                 ScatterTwoListFiler<T>& filer) {
+  if constexpr (sizeof(T) == 4 && sizeof(ScatterPair<T>) == 8 &&
+                offsetof(ScatterPair<T>, value) == 4 &&
+                std::endian::native == std::endian::little && std::is_same_v<K, LeafKernel<T>> &&
+                (std::is_same_v<Index, std::int64_t> || std::is_same_v<Index, std::int32_t>)) {
+    if (g.k != 1 || !linear) return lo;
+    std::int64_t upper_count = 0;
+    const std::int64_t next = scatter_file_two_lists_wide(
+        indices, reinterpret_cast<const std::uint32_t*>(updates.data), lo, hi,
+        static_cast<std::uint64_t>(g.extents[0]), static_cast<std::uint64_t>(filer.half),
+        reinterpret_cast<std::uint64_t*>(filer.lower),
+        reinterpret_cast<std::uint64_t*>(filer.upper), filer.lower_count, upper_count);
+    filer.filed = filer.lower_count + upper_count;
+    return next;
+  } else {
+    return lo;
+  }
+}
 
 /// Filing for any number of parts, the first of two passes over a block: the pairs go in row
 /// order to a staging list, and each part's pairs are counted. The second pass (in
@@ -158,7 +196,7 @@ struct ScatterStagingFiler {
   std::uint64_t mult;
 
   void operator()(std::int64_t at, T u) {
-    *next++ = ScatterPair<T>{static_cast<std::uint32_t>(at), u};
+    scatter_store_pair(next++, at, u);
     ++counts[ScatterParts::part_of(mult, at)];
   }
 };
@@ -249,12 +287,14 @@ std::int64_t scatter_host_elements(T* out, const T* source, std::int64_t numel,
       std::min(rows, std::max(kScatterRoundRows, 8 * workers * kScatterClaimRows));
   const std::int64_t rounds = (rows + round_rows - 1) / round_rows;
   const std::int64_t max_blocks = (round_rows + kScatterClaimRows - 1) / kScatterClaimRows;
-  // Block j of a round files its pairs into pairs[j * kScatterClaimRows, ...) of the round's
-  // array: its rows' worth. Through Storage: large blocks come from the host block cache,
-  // already mapped.
+  // Block j of a round files its pairs into pairs[j * kRegion, ...) of the round's array: its
+  // rows' worth and the free slots wide filing needs. Through Storage: large blocks come from
+  // the host block cache, already mapped.
+  constexpr std::int64_t kRegion = kScatterClaimRows + kScatterFilingSlack;
+  const std::int64_t array_size = max_blocks * kRegion;
   const bool filing = workers > 1;
   const std::int64_t arrays = filing ? std::min<std::int64_t>(2, rounds) : 0;
-  const Storage storage = filing ? Storage::allocate(static_cast<std::size_t>(arrays * round_rows) *
+  const Storage storage = filing ? Storage::allocate(static_cast<std::size_t>(arrays * array_size) *
                                                          sizeof(ScatterPair<T>),
                                                      Device::cpu())
                                  : Storage();
@@ -313,15 +353,17 @@ std::int64_t scatter_host_elements(T* out, const T* source, std::int64_t numel,
   auto file_block = [&](std::size_t filer, ScatterPair<T>* pairs,
                         std::array<std::int64_t, 2>* lists_of_round, std::int64_t j,
                         std::int64_t lo, std::int64_t hi, std::int64_t& bad) {
-    const std::int64_t base = j * kScatterClaimRows;
+    const std::int64_t base = j * kRegion;
     ScatterPair<T>* const region = pairs + base;
     std::array<std::int64_t, 2>* const list = lists_of_round + static_cast<std::size_t>(j) * P;
     if (!staged) {
-      const ScatterTwoListFiler<T> start{region, region + (hi - lo) - 1,
-                                         parts.bound[static_cast<std::size_t>(1)]};
-      const ScatterTwoListFiler<T> end = for_rows(lo, hi, bad, false, start);
-      list[0] = {base, end.lower - pairs};
-      list[1] = {end.upper + 1 - pairs, base + (hi - lo)};
+      const std::int64_t top = base + (hi - lo) + kScatterFilingSlack;  // the upper list's end
+      ScatterTwoListFiler<T> start{region, pairs + top - 1,
+                                   parts.bound[static_cast<std::size_t>(1)]};
+      const std::int64_t from = file_two_lists_wide(indices, updates, lo, hi, g, linear, start);
+      const ScatterTwoListFiler<T> end = for_rows(from, hi, bad, false, start);
+      list[0] = {base, base + end.lower_count};
+      list[1] = {top - end.upper_count(), top};
       return;
     }
     std::uint32_t* const count = counts[filer].get();
@@ -358,7 +400,7 @@ std::int64_t scatter_host_elements(T* out, const T* source, std::int64_t numel,
       const std::int64_t end = std::min(rows, begin + round_rows);
       const std::int64_t blocks = (end - begin + kScatterClaimRows - 1) / kScatterClaimRows;
       const auto a = static_cast<std::size_t>(r % 2);
-      ScatterPair<T>* const pairs = filing ? pair_arrays + a * round_rows : nullptr;
+      ScatterPair<T>* const pairs = filing ? pair_arrays + a * array_size : nullptr;
       // Phase 1. A claim is a ticket (at most `blocks` are granted) and then a position: the
       // head's from the front, the filers' from the back.
       bool ready = false;
@@ -388,6 +430,7 @@ std::int64_t scatter_host_elements(T* out, const T* source, std::int64_t numel,
         st.blocks_done.fetch_add(1, std::memory_order_release);
       }
       scatter_wait_until([&] { return st.blocks_done.load(std::memory_order_acquire) == blocks; });
+
       if (check && lowest_bad.load(std::memory_order_relaxed) < rows) return;
       // Phase 2, after the previous round's (each part sees its rounds in order). It runs even
       // with nothing filed (one thread: the head applied every block): marking its parts done
