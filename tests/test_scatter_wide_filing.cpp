@@ -1,8 +1,9 @@
-// The element schedule's wide filing (detail/scatter_host_wide_filing.hpp): the lists it files
-// against a plain loop's, nothing written outside a block's region, the two lists intact where
-// their full-vector stores meet, the row it stops at (a bad row's group, the last rows short of
-// eight); and whole scatters bit-identical with wide filing on and off. On a CPU without
-// AVX-512F the same tests check that it files nothing.
+// The element schedule's wide filing (detail/scatter_host_wide_filing.hpp), eight rows at a
+// time (AVX-512F) and four (AVX2), as far as the CPU has them: the lists it files against a
+// plain loop's, nothing written outside a block's region, the two lists intact where their
+// full-vector stores meet, the row it stops at (a bad row's group, the last rows short of a
+// group); and whole scatters bit-identical with every width and with wide filing off. Widths
+// the CPU lacks are checked to file nothing.
 
 #include <gtest/gtest.h>
 
@@ -27,17 +28,26 @@ using tessera_test::with_host_threads;
 using ts::Tensor;
 using ts::detail::kScatterFilingSlack;
 
-/// Sets whether wide filing is used for one scope, restoring it afterwards.
+/// Sets the rows wide filing takes at a time (0: off) for one scope, restoring it afterwards.
 class WideFiling {
  public:
-  explicit WideFiling(bool on) : before_(ts::detail::scatter_wide_filing_enabled().exchange(on)) {}
+  explicit WideFiling(int lanes)
+      : before_(ts::detail::scatter_wide_filing_lanes().exchange(lanes)) {}
   WideFiling(const WideFiling&) = delete;
   WideFiling& operator=(const WideFiling&) = delete;
-  ~WideFiling() { ts::detail::scatter_wide_filing_enabled().store(before_); }
+  ~WideFiling() { ts::detail::scatter_wide_filing_lanes().store(before_); }
 
  private:
-  bool before_;
+  int before_;
 };
+
+/// The widths to test: eight and four rows, and off.
+constexpr int kLaneCounts[] = {8, 4, 0};
+
+/// The rows at a time filing takes with `lanes` asked for on this CPU.
+int lanes_in_use(int lanes) {
+  return std::min(lanes, ts::detail::scatter_wide_filing_available_lanes());
+}
 
 constexpr std::uint64_t kGuard = 0x5a5a5a5a5a5a5a5aULL;
 constexpr std::int64_t kGuardSlots = 16;
@@ -63,14 +73,13 @@ Filed file_block(const std::vector<Index>& indices, const std::vector<std::uint3
   return f;
 }
 
-/// What the wide filer must have done for `indices`: the rows of the whole groups of eight
-/// before the first group holding a bad row, filed in order into the two lists.
+/// What the wide filer must have done for `indices`, taking `lanes` rows at a time: the rows of
+/// the whole groups before the first group holding a bad row, filed in order into the two lists.
 template <class Index>
-void expect_filed(const Filed& f, const std::vector<Index>& indices,
+void expect_filed(const Filed& f, int lanes, const std::vector<Index>& indices,
                   const std::vector<std::uint32_t>& bits, std::uint64_t limit, std::uint64_t half) {
   const auto rows = static_cast<std::int64_t>(indices.size());
-  if (!ts::detail::scatter_wide_filing_available() ||
-      !ts::detail::scatter_wide_filing_enabled().load()) {
+  if (lanes == 0) {
     EXPECT_EQ(f.next, 0);
     EXPECT_EQ(f.lower_count, 0);
     EXPECT_EQ(f.upper_count, 0);
@@ -78,11 +87,11 @@ void expect_filed(const Filed& f, const std::vector<Index>& indices,
     return;
   }
   std::int64_t next = 0;
-  while (next + 8 <= rows &&
-         std::all_of(indices.begin() + next, indices.begin() + next + 8, [&](Index i) {
+  while (next + lanes <= rows &&
+         std::all_of(indices.begin() + next, indices.begin() + next + lanes, [&](Index i) {
            return static_cast<std::uint64_t>(static_cast<std::int64_t>(i)) < limit;
          })) {
-    next += 8;
+    next += lanes;
   }
   std::vector<std::uint64_t> lower;
   std::vector<std::uint64_t> upper;
@@ -121,38 +130,46 @@ TYPED_TEST(WideFilingIndex, FilesWhatTheLoopFiles) {
   using Index = TypeParam;
   std::mt19937_64 rng(5);
   const std::uint64_t limit = 1000;
-  for (std::int64_t rows : {0, 1, 7, 8, 9, 15, 16, 17, 23, 24, 63, 64, 65, 70, 8192}) {
-    for (const std::uint64_t half : {std::uint64_t{0}, std::uint64_t{500}, limit}) {
-      SCOPED_TRACE("rows " + std::to_string(rows) + ", half " + std::to_string(half));
-      std::vector<Index> indices(static_cast<std::size_t>(rows));
-      std::vector<std::uint32_t> bits(static_cast<std::size_t>(rows));
-      for (auto& i : indices) i = static_cast<Index>(rng() % limit);
-      for (auto& b : bits) b = static_cast<std::uint32_t>(rng());
-      const Filed f = file_block(indices, bits, limit, half);
-      expect_filed(f, indices, bits, limit, half);
+  for (const int lanes : kLaneCounts) {
+    const WideFiling width(lanes);
+    for (std::int64_t rows : {0, 1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 23, 24, 63, 64, 65, 70, 8192}) {
+      for (const std::uint64_t half : {std::uint64_t{0}, std::uint64_t{500}, limit}) {
+        SCOPED_TRACE("lanes " + std::to_string(lanes) + ", rows " + std::to_string(rows) +
+                     ", half " + std::to_string(half));
+        std::vector<Index> indices(static_cast<std::size_t>(rows));
+        std::vector<std::uint32_t> bits(static_cast<std::size_t>(rows));
+        for (auto& i : indices) i = static_cast<Index>(rng() % limit);
+        for (auto& b : bits) b = static_cast<std::uint32_t>(rng());
+        const Filed f = file_block(indices, bits, limit, half);
+        expect_filed(f, lanes_in_use(lanes), indices, bits, limit, half);
+      }
     }
   }
 }
 
-// A bad row (negative, == limit, far past it) at each position of the third group, and in the
-// last rows short of a group: the filer stops at that group's first row (the scalar filer
-// reports the row), having filed the groups before it.
+// A bad row (negative, == limit, far past it) at each position of a group, and in the last
+// rows short of a group: the filer stops at that group's first row (the scalar filer reports
+// the row), having filed the groups before it.
 TYPED_TEST(WideFilingIndex, StopsAtTheGroupOfABadRow) {
   using Index = TypeParam;
   std::mt19937_64 rng(6);
   const std::uint64_t limit = 777;
   const std::int64_t rows = 45;
-  for (const Index bad : {Index{-1}, static_cast<Index>(limit), std::numeric_limits<Index>::max(),
-                          std::numeric_limits<Index>::min()}) {
-    for (std::int64_t at : {16, 17, 20, 23, 40, 44}) {
-      SCOPED_TRACE("bad row " + std::to_string(at) + " = " + std::to_string(bad));
-      std::vector<Index> indices(static_cast<std::size_t>(rows));
-      std::vector<std::uint32_t> bits(static_cast<std::size_t>(rows));
-      for (auto& i : indices) i = static_cast<Index>(rng() % limit);
-      for (auto& b : bits) b = static_cast<std::uint32_t>(rng());
-      indices[static_cast<std::size_t>(at)] = bad;
-      const Filed f = file_block(indices, bits, limit, limit / 2);
-      expect_filed(f, indices, bits, limit, limit / 2);
+  for (const int lanes : kLaneCounts) {
+    const WideFiling width(lanes);
+    for (const Index bad : {Index{-1}, static_cast<Index>(limit), std::numeric_limits<Index>::max(),
+                            std::numeric_limits<Index>::min()}) {
+      for (std::int64_t at : {8, 11, 16, 17, 20, 23, 40, 44}) {
+        SCOPED_TRACE("lanes " + std::to_string(lanes) + ", bad row " + std::to_string(at) + " = " +
+                     std::to_string(bad));
+        std::vector<Index> indices(static_cast<std::size_t>(rows));
+        std::vector<std::uint32_t> bits(static_cast<std::size_t>(rows));
+        for (auto& i : indices) i = static_cast<Index>(rng() % limit);
+        for (auto& b : bits) b = static_cast<std::uint32_t>(rng());
+        indices[static_cast<std::size_t>(at)] = bad;
+        const Filed f = file_block(indices, bits, limit, limit / 2);
+        expect_filed(f, lanes_in_use(lanes), indices, bits, limit, limit / 2);
+      }
     }
   }
 }
@@ -160,7 +177,7 @@ TYPED_TEST(WideFilingIndex, StopsAtTheGroupOfABadRow) {
 // Switched off, it files nothing (the scalar filer does it all).
 TYPED_TEST(WideFilingIndex, FilesNothingWhenSwitchedOff) {
   using Index = TypeParam;
-  const WideFiling off(false);
+  const WideFiling off(0);
   const std::vector<Index> indices(64, Index{3});
   const std::vector<std::uint32_t> bits(64, 9U);
   const Filed f = file_block(indices, bits, 10, 5);
@@ -201,9 +218,9 @@ void expect_same_scatters(std::uint64_t seed) {
   const ts::ScatterOptions options{.deterministic = true};
   const ts::ScatterOptions ignore{.out_of_bounds = ts::OutOfBounds::Ignore, .deterministic = true};
   with_host_threads({1, 2, 3}, [&] {
-    for (const bool wide : {true, false}) {
-      const WideFiling switched(wide);
-      SCOPED_TRACE(wide ? "wide filing" : "scalar filing");
+    for (const int lanes : kLaneCounts) {
+      const WideFiling width(lanes);
+      SCOPED_TRACE("filing lanes " + std::to_string(lanes_in_use(lanes)));
       const auto expected = reference_scatter(Op::Sub, values, shape, idx, 1, updates);
       EXPECT_TRUE(same_bits(t.tensor_scatter_nd_sub(indices, u, options).to_vector(), expected));
       auto in_place = t.clone();
@@ -219,7 +236,8 @@ void expect_same_scatters(std::uint64_t seed) {
 }
 
 // Whole scatters of 4-byte values (the ones filed wide) with 64- and 32-bit indices: the
-// sequential loop's bits with wide filing on and off, at 1-3 host threads (two parts file wide).
+// sequential loop's bits at every filing width and with wide filing off, at 1-3 host threads
+// (two parts file wide).
 TEST(ScatterWideFiling, WholeScattersKeepTheLoopsBits) {
   expect_same_scatters<float, std::int64_t>(1);
   expect_same_scatters<float, std::int32_t>(2);
