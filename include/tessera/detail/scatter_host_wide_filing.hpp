@@ -29,26 +29,19 @@ inline constexpr std::int64_t kScatterFilingSlack = 8;
 /// the pair (at, value bits) to the lower list (`lower[lower_count++]`) when `at < half`, else
 /// to the upper list, which grows down (`upper_top[-upper_count++]`). Pairs are 8 bytes: the offset
 /// in the low half, the 4-byte value's bits in the high half (ScatterPair of a 4-byte type on a
-/// little-endian machine).
+/// little-endian machine). `Index` is std::int64_t or std::int32_t (a negative 32-bit index
+/// names no element), the two the library instantiates.
 ///
 /// Stops before the first group that holds a row naming no element, or before the last rows
 /// short of a group, and returns that row: the scalar filer goes on from there with the counts
 /// left here. Returns `lo` (filing nothing) when the CPU has neither AVX-512F nor AVX2 or wide
 /// filing is switched off (scatter_wide_filing_lanes). The region needs kScatterFilingSlack
 /// free slots besides its rows.
-std::int64_t scatter_file_two_lists_wide(const std::int64_t* indices,
-                                         const std::uint32_t* value_bits, std::int64_t lo,
-                                         std::int64_t hi, std::uint64_t limit, std::uint64_t half,
-                                         std::uint64_t* lower, std::uint64_t* upper_top,
-                                         std::int64_t& lower_count,
-                                         std::int64_t& upper_count) noexcept;
-
-/// The same for 32-bit indices (a negative index is a row naming no element).
-std::int64_t scatter_file_two_lists_wide(const std::int32_t* indices,
-                                         const std::uint32_t* value_bits, std::int64_t lo,
-                                         std::int64_t hi, std::uint64_t limit, std::uint64_t half,
-                                         std::uint64_t* lower, std::uint64_t* upper_top,
-                                         std::int64_t& lower_count,
+template <class Index>
+std::int64_t scatter_file_two_lists_wide(const Index* indices, const std::uint32_t* value_bits,
+                                         std::int64_t lo, std::int64_t hi, std::uint64_t limit,
+                                         std::uint64_t half, std::uint64_t* lower,
+                                         std::uint64_t* upper_top, std::int64_t& lower_count,
                                          std::int64_t& upper_count) noexcept;
 
 /// The rows the running CPU files at a time: 8 with AVX-512F, 4 with AVX2 (x86-64), else 0

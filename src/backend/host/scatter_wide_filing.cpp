@@ -87,14 +87,15 @@ struct FourLaneShuffles {
 
 constexpr FourLaneShuffles four_lane_shuffles() {
   FourLaneShuffles s;
-  for (int mask = 0; mask < 16; ++mask) {
-    int k = 0;
-    for (int lane = 0; lane < 4; ++lane) {
-      if ((mask >> lane & 1) == 0) continue;
-      s.first[mask][2 * k] = 2 * lane;
-      s.first[mask][2 * k + 1] = 2 * lane + 1;
-      s.last[mask][2 * (3 - k)] = 2 * lane;
-      s.last[mask][2 * (3 - k) + 1] = 2 * lane + 1;
+  for (std::size_t mask = 0; mask < 16; ++mask) {
+    std::size_t k = 0;  // the selected pairs so far
+    for (std::size_t lane = 0; lane < 4; ++lane) {
+      if ((mask >> lane & 1U) == 0) continue;
+      const auto low = static_cast<std::int32_t>(2 * lane);  // the pair's two 32-bit lanes
+      s.first[mask][2 * k] = low;
+      s.first[mask][2 * k + 1] = low + 1;
+      s.last[mask][2 * (3 - k)] = low;
+      s.last[mask][2 * (3 - k) + 1] = low + 1;
       ++k;
     }
   }
@@ -172,11 +173,14 @@ int cpu_lanes() noexcept { return 0; }
 
 #endif
 
+}  // namespace
+
 template <class Index>
-std::int64_t file_if_enabled(const Index* indices, const std::uint32_t* value_bits, std::int64_t lo,
-                             std::int64_t hi, std::uint64_t limit, std::uint64_t half,
-                             std::uint64_t* lower, std::uint64_t* upper_top,
-                             std::int64_t& lower_count, std::int64_t& upper_count) noexcept {
+std::int64_t scatter_file_two_lists_wide(const Index* indices, const std::uint32_t* value_bits,
+                                         std::int64_t lo, std::int64_t hi, std::uint64_t limit,
+                                         std::uint64_t half, std::uint64_t* lower,
+                                         std::uint64_t* upper_top, std::int64_t& lower_count,
+                                         std::int64_t& upper_count) noexcept {
 #if TESSERA_SCATTER_WIDE_FILING
   const int lanes = std::min(scatter_wide_filing_lanes().load(std::memory_order_relaxed),
                              scatter_wide_filing_available_lanes());
@@ -195,27 +199,14 @@ std::int64_t file_if_enabled(const Index* indices, const std::uint32_t* value_bi
   return lo;
 }
 
-}  // namespace
-
-std::int64_t scatter_file_two_lists_wide(const std::int64_t* indices,
-                                         const std::uint32_t* value_bits, std::int64_t lo,
-                                         std::int64_t hi, std::uint64_t limit, std::uint64_t half,
-                                         std::uint64_t* lower, std::uint64_t* upper_top,
-                                         std::int64_t& lower_count,
-                                         std::int64_t& upper_count) noexcept {
-  return file_if_enabled(indices, value_bits, lo, hi, limit, half, lower, upper_top, lower_count,
-                         upper_count);
-}
-
-std::int64_t scatter_file_two_lists_wide(const std::int32_t* indices,
-                                         const std::uint32_t* value_bits, std::int64_t lo,
-                                         std::int64_t hi, std::uint64_t limit, std::uint64_t half,
-                                         std::uint64_t* lower, std::uint64_t* upper_top,
-                                         std::int64_t& lower_count,
-                                         std::int64_t& upper_count) noexcept {
-  return file_if_enabled(indices, value_bits, lo, hi, limit, half, lower, upper_top, lower_count,
-                         upper_count);
-}
+template std::int64_t scatter_file_two_lists_wide(const std::int64_t*, const std::uint32_t*,
+                                                  std::int64_t, std::int64_t, std::uint64_t,
+                                                  std::uint64_t, std::uint64_t*, std::uint64_t*,
+                                                  std::int64_t&, std::int64_t&) noexcept;
+template std::int64_t scatter_file_two_lists_wide(const std::int32_t*, const std::uint32_t*,
+                                                  std::int64_t, std::int64_t, std::uint64_t,
+                                                  std::uint64_t, std::uint64_t*, std::uint64_t*,
+                                                  std::int64_t&, std::int64_t&) noexcept;
 
 int scatter_wide_filing_available_lanes() noexcept {
   static const int lanes = cpu_lanes();
