@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <random>
 #include <type_traits>
 #include <vector>
 
+#include "support/host_threads.hpp"
 #include "support/layouts.hpp"
 #include "support/reference.hpp"
 #include "support/typed.hpp"
@@ -321,6 +323,46 @@ TEST(ExprRows, SteppedAndSoughtRowsMatchElementwiseReference) {
       expected_sum += want;
     }
     EXPECT_EQ(ts::sum(a * 3 - b), expected_sum);
+  }
+}
+
+// Whole rows that follow each other along the second-innermost dimension are written in one
+// call when an operand is strided: runs that end at a carry into an outer dimension, at a part's
+// edge (parts start at multiples of 64 elements, mid-row) or at the end, with one or both
+// operands strided and a cast on top, at 1-3 threads, on the probe's call and priced ones.
+TEST(ExprRows, RunsOfWholeRowsMatchElementwiseReference) {
+  std::mt19937_64 rng(41);
+  std::uniform_int_distribution<std::int32_t> pick(-1000, 1000);
+  const auto make = [&](const ts::Shape& shape) {
+    std::vector<std::int32_t> v(static_cast<std::size_t>(shape.numel()));
+    for (auto& x : v) x = pick(rng);
+    return ts::Tensor<std::int32_t>::from_vector(v, shape);
+  };
+  for (const auto& dims : std::vector<std::array<std::int64_t, 3>>{
+           {3, 41, 67}, {7, 45, 130}, {1, 100, 100}, {50, 1, 199}, {2, 1000, 9}}) {
+    const auto [d0, d1, d2] = dims;
+    SCOPED_TRACE(::testing::Message() << d0 << 'x' << d1 << 'x' << d2);
+    const auto a = make({d2, d1, d0}).transpose(0, 2);  // (d0, d1, d2), inner step d0 * d1
+    const auto b = make({d0, d1, d2});
+    const auto c = make({d0, d2, d1}).transpose(1, 2);  // inner step d1
+    const auto av = values_via_at(a);
+    const auto bv = b.to_vector();
+    const auto cv = values_via_at(c);
+    tessera_test::with_host_threads({1, 2, 3}, [&](int) {
+      for (int call = 0; call < 3; ++call) {
+        const ts::Tensor<std::int32_t> one = a * 3 - b;
+        const ts::Tensor<std::int32_t> both = a - c * 2;
+        const ts::Tensor<double> cast = ts::cast<double>(c) + 0.5;
+        const auto ov = one.to_vector();
+        const auto wv = both.to_vector();
+        const auto kv = cast.to_vector();
+        for (std::size_t i = 0; i < av.size(); ++i) {
+          ASSERT_EQ(ov[i], av[i] * 3 - bv[i]) << i;
+          ASSERT_EQ(wv[i], av[i] - cv[i] * 2) << i;
+          ASSERT_EQ(kv[i], static_cast<double>(cv[i]) + 0.5) << i;
+        }
+      }
+    });
   }
 }
 
