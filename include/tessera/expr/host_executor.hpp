@@ -57,6 +57,36 @@ struct Extents {
   }
 };
 
+/// The walk of for_each_row_segment (Runs = false: `walk(index, first, stop, next)` per
+/// stretch) and for_each_row_run (Runs = true: `walk(index, first, stop, next, rows)` per run).
+template <bool Runs, class Walk>
+void walk_row_stretches(const Extents& extents, std::int64_t begin, std::int64_t end, Walk&& walk) {
+  const int last = extents.ndim - 1;
+  const std::int64_t inner = extents.shape[last];
+  std::int64_t index[kMaxDims];
+  zero_dims(index);
+  extents.unravel(begin, index);
+  bool next = false;
+  for (std::int64_t i = begin; i < end;) {
+    const std::int64_t first = index[last];
+    const std::int64_t stop = std::min(inner, first + (end - i));
+    if constexpr (Runs) {
+      std::int64_t rows = 1;
+      if (last >= 1 && first == 0 && stop == inner) {
+        rows = std::min((end - i) / inner, extents.shape[last - 1] - index[last - 1]);
+      }
+      walk(static_cast<const std::int64_t*>(index), first, stop, next, rows);
+      i += (rows - 1) * inner;
+      if (last >= 1) index[last - 1] += rows - 1;  // the run's last row
+    } else {
+      walk(static_cast<const std::int64_t*>(index), first, stop, next);
+    }
+    i += stop - first;
+    index[last] = inner - 1;  // the next increment starts the next row
+    next = extents.increment(index) == last - 1;
+  }
+}
+
 /// Calls `segment(index, first, stop, next)` for each stretch of a row of `extents` among its
 /// elements [begin, end) in row-major order: elements first..stop-1 along the innermost
 /// dimension, with `index` the multi-index of the stretch's row (its innermost entry is
@@ -67,20 +97,7 @@ struct Extents {
 template <class Segment>
 void for_each_row_segment(const Extents& extents, std::int64_t begin, std::int64_t end,
                           Segment&& segment) {
-  const int last = extents.ndim - 1;
-  const std::int64_t inner = extents.shape[last];
-  std::int64_t index[kMaxDims];
-  zero_dims(index);
-  extents.unravel(begin, index);
-  bool next = false;
-  for (std::int64_t i = begin; i < end;) {
-    const std::int64_t first = index[last];
-    const std::int64_t stop = std::min(inner, first + (end - i));
-    segment(static_cast<const std::int64_t*>(index), first, stop, next);
-    i += stop - first;
-    index[last] = inner - 1;  // the next increment starts the next row
-    next = extents.increment(index) == last - 1;
-  }
+  walk_row_stretches<false>(extents, begin, end, segment);
 }
 
 /// for_each_row_segment with runs of whole rows: calls `run(index, first, stop, next, rows)`
@@ -91,25 +108,7 @@ void for_each_row_segment(const Extents& extents, std::int64_t begin, std::int64
 /// of its time).
 template <class Run>
 void for_each_row_run(const Extents& extents, std::int64_t begin, std::int64_t end, Run&& run) {
-  const int last = extents.ndim - 1;
-  const std::int64_t inner = extents.shape[last];
-  std::int64_t index[kMaxDims];
-  zero_dims(index);
-  extents.unravel(begin, index);
-  bool next = false;
-  for (std::int64_t i = begin; i < end;) {
-    const std::int64_t first = index[last];
-    const std::int64_t stop = std::min(inner, first + (end - i));
-    std::int64_t rows = 1;
-    if (last >= 1 && first == 0 && stop == inner) {
-      rows = std::min((end - i) / inner, extents.shape[last - 1] - index[last - 1]);
-    }
-    run(static_cast<const std::int64_t*>(index), first, stop, next, rows);
-    i += (stop - first) + (rows - 1) * inner;
-    if (last >= 1) index[last - 1] += rows - 1;  // the run's last row
-    index[last] = inner - 1;                     // the next increment starts the next row
-    next = extents.increment(index) == last - 1;
-  }
+  walk_row_stretches<true>(extents, begin, end, run);
 }
 
 struct HostExecutor {
