@@ -243,6 +243,15 @@ std::vector<T> values_via_at(const ts::Tensor<T>& t) {
   return out;
 }
 
+/// An int32 tensor of `shape` with values drawn uniformly from [-bound, bound].
+ts::Tensor<std::int32_t> random_int32s(std::mt19937_64& rng, const ts::Shape& shape,
+                                       std::int32_t bound) {
+  std::uniform_int_distribution<std::int32_t> pick(-bound, bound);
+  std::vector<std::int32_t> v(static_cast<std::size_t>(shape.numel()));
+  for (auto& x : v) x = pick(rng);
+  return ts::Tensor<std::int32_t>::from_vector(v, shape);
+}
+
 TEST(ExprRows, BlocksSplittingRowsMatchElementwiseReference) {
   std::mt19937_64 rng(7);
   const auto make = [&](const ts::Shape& shape) {
@@ -297,12 +306,7 @@ TEST(ExprRows, BlocksSplittingRowsMatchElementwiseReference) {
 // broadcast, spanning several blocks; the same walk feeds the reductions.
 TEST(ExprRows, SteppedAndSoughtRowsMatchElementwiseReference) {
   std::mt19937_64 rng(29);
-  std::uniform_int_distribution<std::int32_t> pick(-50, 50);
-  const auto make = [&](const ts::Shape& shape) {
-    std::vector<std::int32_t> v(static_cast<std::size_t>(shape.numel()));
-    for (auto& x : v) x = pick(rng);
-    return ts::Tensor<std::int32_t>::from_vector(v, shape);
-  };
+  const auto make = [&](const ts::Shape& shape) { return random_int32s(rng, shape, 50); };
   for (const std::int64_t mid : {1, 9}) {
     SCOPED_TRACE(mid);
     // (mid, 5, 60, 130) read as (60, 5, mid, 130): rows of 130, outer dims transposed.
@@ -332,12 +336,7 @@ TEST(ExprRows, SteppedAndSoughtRowsMatchElementwiseReference) {
 // operands strided and a cast on top, at 1-3 threads, on the probe's call and priced ones.
 TEST(ExprRows, RunsOfWholeRowsMatchElementwiseReference) {
   std::mt19937_64 rng(41);
-  std::uniform_int_distribution<std::int32_t> pick(-1000, 1000);
-  const auto make = [&](const ts::Shape& shape) {
-    std::vector<std::int32_t> v(static_cast<std::size_t>(shape.numel()));
-    for (auto& x : v) x = pick(rng);
-    return ts::Tensor<std::int32_t>::from_vector(v, shape);
-  };
+  const auto make = [&](const ts::Shape& shape) { return random_int32s(rng, shape, 1000); };
   for (const auto& dims : std::vector<std::array<std::int64_t, 3>>{
            {3, 41, 67}, {7, 45, 130}, {1, 100, 100}, {50, 1, 199}, {2, 1000, 9}}) {
     const auto [d0, d1, d2] = dims;
