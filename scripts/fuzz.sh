@@ -3,13 +3,13 @@
 #
 #   scripts/fuzz.sh [--build DIR] [--seconds N | --runs N] [--jobs J] [--no-build] [TARGET...]
 #
-# TARGET: searchsorted bucketize nonzero scatter ragged (default: all). Each target runs for N
-# seconds (default 20) or N executions, J at a time (default 2), starting from the seed corpus
-# tests/fuzz/seeds/TARGET (made from the golden cases by tools/fuzz_seeds.py) copied into
-# DIR/corpus/TARGET, which keeps what a run finds for the next one. Crash inputs land in
-# DIR/crashes/. Prints executions, seconds and exec/s per target; exits non-zero when any
-# target found a crash, leak, timeout or wrong answer. DIR (default build-fuzz) is configured
-# when it has no build.ninja: CC=clang CXX=clang++ -DTESSERA_FUZZ=ON
+# TARGET: searchsorted bucketize nonzero scatter ragged npy (default: all). Each target runs for
+# N seconds (default 20) or N executions, J at a time (default 2), starting from the seed corpus
+# tests/fuzz/seeds/TARGET (made by tools/fuzz_seeds.py from the golden cases, for npy from files
+# NumPy wrote) copied into DIR/corpus/TARGET, which keeps what a run finds for the next one.
+# Crash inputs land in DIR/crashes/. Prints executions, seconds and exec/s per target; exits
+# non-zero when any target found a crash, leak, timeout or wrong answer. DIR (default
+# build-fuzz) is configured when it has no build.ninja: CC=clang CXX=clang++ -DTESSERA_FUZZ=ON
 # -DTESSERA_SANITIZE=address,undefined -DTESSERA_CUDA=OFF, -O1 -g1; an existing tree (CI's
 # sanitize tree) is used as it is.
 set -euo pipefail
@@ -33,7 +33,7 @@ while (($#)); do
     *) TARGETS+=("$1"); shift ;;
   esac
 done
-((${#TARGETS[@]})) || TARGETS=(searchsorted bucketize nonzero scatter ragged)
+((${#TARGETS[@]})) || TARGETS=(searchsorted bucketize nonzero scatter ragged npy)
 
 if ((DO_BUILD)); then
   if [[ ! -f $BUILD/build.ninja ]]; then

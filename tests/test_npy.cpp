@@ -157,14 +157,14 @@ TEST(Npy, TruncatedFileIsValueError) {
   EXPECT_TRUE(throws_with<ts::ValueError>(
       [] { ts::load_npy<double>(kDir + "float64_truncated.npy"); },
       {"load_npy", "float64_truncated.npy", "truncated", "(2, 3)", "48 bytes", "only 43"}));
-  // Cut inside the header (which xtensor would read past without noticing).
+  // Cut inside the header.
   const TempFile cut("header_cut.npy");
   const std::string full = read_bytes(kDir + "float64_2x3.npy");
   std::ofstream(cut.path, std::ios::binary) << full.substr(0, 30);
   EXPECT_TRUE(throws_with<ts::ValueError>(
       [&] { ts::load_npy<double>(cut.path); },
       {"load_npy", "header_cut.npy", "truncated inside its header", "30 bytes"}));
-  // Cut inside the magic string: xtensor's reader reports it.
+  // Cut inside the magic string.
   std::ofstream(cut.path, std::ios::binary) << full.substr(0, 4);
   EXPECT_TRUE(throws_with<ts::ValueError>([&] { ts::load_npy<double>(cut.path); },
                                           {"load_npy", "header_cut.npy", "not a .npy file"}));
@@ -189,4 +189,244 @@ TEST(Npy, BoolBytesOtherThanZeroOrOneAreValueError) {
   std::ofstream(bad.path, std::ios::binary) << bytes;
   EXPECT_TRUE(throws_with<ts::ValueError>([&] { ts::load_npy<bool>(bad.path); },
                                           {"load_npy", "byte value 2", "element 4"}));
+}
+
+// ---- Issue 37: the header is validated in full before anything is read ------------------------
+
+namespace {
+
+/// A .npy file of format version `major`.0 with header dict `dict` (padded with spaces and a
+/// '\n' to a multiple of 64 bytes, as NumPy pads it, unless `pad` is false) and data `data`.
+std::string npy_file(const std::string& dict, const std::string& data = "", int major = 1,
+                     bool pad = true) {
+  const std::size_t preamble = major == 1 ? 10 : 12;
+  std::string header = dict;
+  if (pad) {
+    while ((preamble + header.size() + 1) % 64 != 0) header += ' ';
+    header += '\n';
+  }
+  std::string out = std::string("\x93NUMPY", 6) + char(major) + char(0);
+  const std::size_t n = header.size();
+  out += char(n & 0xff);
+  out += char((n >> 8) & 0xff);
+  if (major > 1) {
+    out += char((n >> 16) & 0xff);
+    out += char((n >> 24) & 0xff);
+  }
+  return out + header + data;
+}
+
+/// The bytes of `values` as stored in a little-endian file.
+template <class T>
+std::string le_bytes(const std::vector<T>& values) {
+  return std::string(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
+}
+
+/// Writes `bytes` to a TempFile and returns it.
+struct NpyFile : TempFile {
+  NpyFile(const std::string& name, const std::string& bytes) : TempFile(name + ".npy") {
+    std::ofstream(path, std::ios::binary) << bytes;
+  }
+};
+
+const std::vector<double> kSix = {1.5, -2, 3, 4.25, 5, -6};
+
+}  // namespace
+
+// The undefined behaviour of issue 37: xtensor's parser called std::string::back() on an empty
+// string for a 'shape' key without its ':'. The header never reaches xtensor now.
+TEST(Npy, ShapeKeyWithoutColonIsValueError) {
+  const NpyFile f("no_colon", npy_file("{'descr': '<f8', 'fortran_order': False, 'shape'2 (1,), }",
+                                       "12345678"));
+  EXPECT_TRUE(
+      throws_with<ts::ValueError>([&] { ts::load_npy<double>(f.path); },
+                                  {"load_npy", "no_colon.npy", "no ':' after the key 'shape'"}));
+}
+
+// xtensor read `(abc,)` into an uninitialised size_t and loaded a tensor of a made-up shape.
+TEST(Npy, NonNumericExtentIsValueError) {
+  for (const std::string shape : {"(abc,)", "(-1,)", "(2.5,)", "(2, x)", "(0x10,)", "(,)"}) {
+    const NpyFile f("extent",
+                    npy_file("{'descr': '<f8', 'fortran_order': False, 'shape': " + shape + ", }",
+                             le_bytes(kSix)));
+    EXPECT_TRUE(throws_with<ts::ValueError>(
+        [&] { ts::load_npy<double>(f.path); },
+        {"load_npy", "extent.npy", "shape extent that is not a non-negative decimal integer"}))
+        << shape;
+  }
+  const NpyFile not_tuple(
+      "not_tuple",
+      npy_file("{'descr': '<f8', 'fortran_order': False, 'shape': (6), }", le_bytes(kSix)));
+  EXPECT_TRUE(throws_with<ts::ValueError>([&] { ts::load_npy<double>(not_tuple.path); },
+                                          {"not_tuple.npy", "not a tuple"}));
+  const NpyFile list(
+      "list", npy_file("{'descr': '<f8', 'fortran_order': False, 'shape': [6], }", le_bytes(kSix)));
+  EXPECT_TRUE(throws_with<ts::ValueError>([&] { ts::load_npy<double>(list.path); },
+                                          {"list.npy", "'shape' that is not a tuple"}));
+}
+
+// The oversized shape was refused, but the message did not name the file.
+TEST(Npy, OverflowingShapeNamesThePath) {
+  const NpyFile f("oversized", npy_file("{'descr': '<f8', 'fortran_order': False, 'shape': "
+                                        "(4294967296, 4294967296), }"));
+  EXPECT_TRUE(throws_with<ts::ValueError>(
+      [&] { ts::load_npy<double>(f.path); },
+      {"load_npy", "path '", "oversized.npy", "(4294967296, 4294967296)", "do not fit int64"}));
+}
+
+// xtensor computed the strides of an overflowing shape with signed overflow before refusing it.
+// Each extent and the products are checked with overflow-safe arithmetic now (this test runs
+// under UBSan in CI's sanitize stage). As in NumPy, the nonzero extents of an empty shape must
+// fit too (its strides are their products).
+TEST(Npy, ElementCountOverflowIsValueErrorWithoutUB) {
+  for (const std::string shape :
+       {"(9223372036854775807, 2)", "(2, 9223372036854775807)", "(1152921504606846976,)",
+        "(0, 4611686018427387904, 4)", "(3037000500, 3037000500)"}) {
+    const NpyFile f("overflow",
+                    npy_file("{'descr': '<f8', 'fortran_order': False, 'shape': " + shape + ", }"));
+    EXPECT_TRUE(throws_with<ts::ValueError>([&] { ts::load_npy<double>(f.path); },
+                                            {"load_npy", "overflow.npy", "do not fit int64"}))
+        << shape;
+  }
+  const NpyFile huge("huge", npy_file("{'descr': '<f8', 'fortran_order': False, 'shape': "
+                                      "(99999999999999999999,), }"));
+  EXPECT_TRUE(throws_with<ts::ValueError>([&] { ts::load_npy<double>(huge.path); },
+                                          {"load_npy", "huge.npy", "larger than 2^63 - 1"}));
+  // A shape that fits but whose data is not in the file: refused before anything is allocated.
+  const NpyFile big("big", npy_file("{'descr': '<f8', 'fortran_order': False, 'shape': "
+                                    "(1000000000000,), }"));
+  EXPECT_TRUE(
+      throws_with<ts::ValueError>([&] { ts::load_npy<double>(big.path); },
+                                  {"big.npy", "truncated", "8000000000000 bytes", "only 0"}));
+  // An empty shape whose nonzero extents fit loads as an empty tensor.
+  const NpyFile empty("empty", npy_file("{'descr': '<f8', 'fortran_order': False, 'shape': "
+                                        "(0, 1000000000000000), }"));
+  EXPECT_EQ(ts::load_npy<double>(empty.path).shape(), (ts::Shape{0, 1000000000000000}));
+}
+
+// The NPY format says readers must not depend on the keys' order; np.load reads any order.
+TEST(Npy, KeysInAnyOrderLoad) {
+  const std::vector<std::string> dicts = {
+      "{'shape': (2, 3), 'fortran_order': False, 'descr': '<f8'}",
+      "{'fortran_order': False, 'descr': '<f8', 'shape': (2, 3),}",
+      "{\"shape\": (2,3), \"descr\": \"<f8\", \"fortran_order\": False}",
+      "  {  'descr' : '<f8' ,\n 'shape' : ( 2 , 3 , ) , 'fortran_order' : False , }  "};
+  for (const auto& dict : dicts) {
+    const NpyFile f("reordered", npy_file(dict, le_bytes(kSix)));
+    const auto t = ts::load_npy<double>(f.path);
+    EXPECT_EQ(t.shape(), (ts::Shape{2, 3})) << dict;
+    EXPECT_EQ(t.to_vector(), kSix) << dict;
+  }
+  // Fortran order with the keys reordered: the data is column-major.
+  const NpyFile fortran(
+      "fortran",
+      npy_file("{'shape': (2, 3), 'descr': '<f8', 'fortran_order': True}", le_bytes(kSix)));
+  EXPECT_EQ(ts::load_npy<double>(fortran.path).to_vector(),
+            (std::vector<double>{1.5, 3, 5, -2, 4.25, -6}));
+}
+
+// Format version 3.0 (a UTF-8 header, otherwise version 2.0's layout) and 2.0 load, from NumPy's
+// own files (np.lib.format.write_array with version=(3, 0) / (2, 0)) and from byte strings.
+TEST(Npy, Version3Loads) {
+  EXPECT_TRUE(matches_numpy(ts::load_npy<double>(kDir + "float64_v3.npy"), "float64_v3"));
+  EXPECT_TRUE(matches_numpy(ts::load_npy<std::int32_t>(kDir + "int32_v2.npy"), "int32_v2"));
+  for (const int major : {2, 3}) {
+    const NpyFile f("v" + std::to_string(major),
+                    npy_file("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }",
+                             le_bytes(kSix), major));
+    const auto t = ts::load_npy<double>(f.path, {2, 3});
+    EXPECT_EQ(t.to_vector(), kSix) << major;
+  }
+}
+
+// Fortran order of rank 3: NumPy's column-major bytes become tessera's row-major tensor.
+TEST(Npy, FortranOrderRank3Loads) {
+  std::vector<std::int16_t> column_major(24);
+  for (int k = 0; k < 24; ++k) column_major[static_cast<std::size_t>(k)] = std::int16_t(k);
+  const NpyFile f("fortran3",
+                  npy_file("{'descr': '<i2', 'fortran_order': True, 'shape': (2, 3, 4), }",
+                           le_bytes(column_major)));
+  const auto t = ts::load_npy<std::int16_t>(f.path, {2, 3, 4});
+  EXPECT_TRUE(t.is_contiguous());
+  for (std::int64_t i = 0; i < 2; ++i) {
+    for (std::int64_t j = 0; j < 3; ++j) {
+      for (std::int64_t k = 0; k < 4; ++k) EXPECT_EQ(t.at({i, j, k}), i + 2 * j + 6 * k);
+    }
+  }
+}
+
+// Every other malformed preamble or header: a ValueError naming the path and the problem.
+TEST(Npy, MalformedHeadersAreValueErrorsNamingThePath) {
+  const std::string ok = "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }";
+  struct Case {
+    std::string bytes;
+    std::string needle;
+  };
+  std::string v4 = npy_file(ok, le_bytes(kSix));
+  v4[6] = 4;
+  std::string v11 = npy_file(ok, le_bytes(kSix));
+  v11[7] = 1;
+  const std::vector<Case> cases = {
+      {v4, "version 4.0"},
+      {v11, "version 1.1"},
+      {npy_file(ok + " x\n", le_bytes(kSix), 1, false), "bytes after its header dict"},
+      {npy_file(ok + " ", le_bytes(kSix), 1, false), "does not end with '\\n'"},
+      {npy_file("", le_bytes(kSix), 1, false), "does not end with '\\n'"},
+      {npy_file("{'descr': '<f8', 'fortran_order': False}", le_bytes(kSix)), "no 'shape' key"},
+      {npy_file("{'descr': '<f8', 'shape': (6,)}", le_bytes(kSix)), "no 'fortran_order' key"},
+      {npy_file("{'fortran_order': False, 'shape': (6,)}", le_bytes(kSix)), "no 'descr' key"},
+      {npy_file("{'descr': '<f8', 'descr': '<f8', 'fortran_order': False, 'shape': (6,)}",
+                le_bytes(kSix)),
+       "the key 'descr' twice"},
+      {npy_file("{'descr': '<f8', 'fortran_order': False, 'shape': (6,), 'x': 1}", le_bytes(kSix)),
+       "unexpected key 'x'"},
+      {npy_file("{'descr': '<f8', 'fortran_order': 0, 'shape': (6,)}", le_bytes(kSix)),
+       "neither True nor False"},
+      {npy_file("{'descr': '<f8', 'fortran_order': Falsey, 'shape': (6,)}", le_bytes(kSix)),
+       "neither True nor False"},
+      {npy_file("{'descr': <f8, 'fortran_order': False, 'shape': (6,)}", le_bytes(kSix)),
+       "'descr' that is not a quoted dtype string"},
+      {npy_file("{'descr': '<f8', 'fortran_order': False, 'shape': (6,) 'x'}", le_bytes(kSix)),
+       "expected ',' or '}'"},
+      {npy_file("{'descr': '<f8', 'fortran_order': False, 'shape': (2 3)}", le_bytes(kSix)),
+       "expected ',' or ')'"},
+      {npy_file("'descr': '<f8'", le_bytes(kSix)), "not a Python dict literal"},
+      {npy_file("{'descr': '<f8', 'fortran_order': False, 'shape': (1, 1, 1, 1, 1, 1, 1, 1, 6)}",
+                le_bytes(kSix)),
+       "at most 8"},
+  };
+  for (const auto& c : cases) {
+    const NpyFile f("malformed", c.bytes);
+    EXPECT_TRUE(throws_with<ts::ValueError>([&] { ts::load_npy<double>(f.path); },
+                                            {"load_npy", "path '", "malformed.npy", c.needle}))
+        << c.needle;
+  }
+  // A dtype NumPy spells otherwise (complex, big-endian, native '='): refused, naming both.
+  const NpyFile complex(
+      "complex",
+      npy_file("{'descr': '<c16', 'fortran_order': False, 'shape': (3,)}", le_bytes(kSix)));
+  EXPECT_TRUE(throws_with<ts::ValueError>([&] { ts::load_npy<double>(complex.path); },
+                                          {"complex.npy", "float64 ('<f8')", "'<c16'"}));
+  // Cut inside the preamble, after the magic string.
+  const NpyFile cut("cut", std::string("\x93NUMPY\x01", 7));
+  EXPECT_TRUE(throws_with<ts::ValueError>([&] { ts::load_npy<double>(cut.path); },
+                                          {"cut.npy", "truncated inside its preamble"}));
+  // Bytes after the data are ignored, as np.load ignores them.
+  const NpyFile extra("extra", npy_file(ok, le_bytes(kSix) + "trailing"));
+  EXPECT_EQ(ts::load_npy<double>(extra.path).to_vector(), kSix);
+  // Headers NumPy would pad differently (no padding, 16-byte alignment) are read.
+  const NpyFile unpadded("unpadded", npy_file(ok + "\n", le_bytes(kSix), 1, false));
+  EXPECT_EQ(ts::load_npy<double>(unpadded.path).to_vector(), kSix);
+}
+
+// save_npy takes any expression (issue 37): it is evaluated first.
+TEST(Npy, SaveNpyTakesExpressions) {
+  const auto x = ts::tensor<double>({{1, 2, 3}, {4, 5, 6}});
+  const TempFile out("y.npy");
+  ts::save_npy(out.path, x * 2.0);
+  EXPECT_EQ(ts::load_npy<double>(out.path, {2, 3}).to_vector(),
+            (std::vector<double>{2, 4, 6, 8, 10, 12}));
+  ts::save_npy(out.path, x.transpose(0, 1) > 2.5);
+  EXPECT_EQ(ts::load_npy<bool>(out.path, {3, 2}).to_vector(),
+            (std::vector<bool>{false, true, false, true, true, true}));
 }

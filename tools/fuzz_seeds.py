@@ -3,6 +3,9 @@
 in tests/data/*.json: each case is encoded in the byte format that tests/fuzz/fuzz_input.hpp and
 the target decode, so the fuzzers start from the inputs PyTorch and TensorFlow were asked about.
 Cases the decoders cannot express (dims above their limits, other dtype pairs) are skipped.
+The npy target's seeds are whole .npy files written by NumPy's own writer (every dtype, C and
+Fortran order, 0-d, empty, rank 3, format versions 1.0 / 2.0 / 3.0, big-endian), so this script
+needs NumPy for them; without it, tests/fuzz/seeds/npy is left as it is.
 
     /usr/bin/python3 tools/fuzz_seeds.py          # rewrites tests/fuzz/seeds/
 """
@@ -265,7 +268,65 @@ def ragged_seed(c):
     return bytes(e.out)
 
 
+NPY_DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float32", "float64"]
+
+
+def npy_seeds():
+    """The npy target's seeds: files NumPy writes, each a few hundred bytes (max_len 1024)."""
+    import io
+
+    import numpy as np
+
+    def save(a, version=None):
+        f = io.BytesIO()
+        if version is None:
+            np.save(f, a)
+        else:
+            np.lib.format.write_array(f, a, version=version)
+        return f.getvalue()
+
+    seeds = []
+    for d in NPY_DTYPES:
+        if d == "bool":
+            base = np.array([True, False, True, True, False, False, True, False, True, False, False, True])
+        elif d.startswith("float"):
+            info = np.finfo(d)
+            base = np.array([info.min, -1.5, -0.0, 0.25, np.nan, np.inf, -np.inf, 1e-3, info.max,
+                             info.tiny, 7.0, 2.0], dtype=d)
+        else:
+            info = np.iinfo(d)
+            base = np.array([info.min, 0, 1, 2, info.max, -1 if info.min < 0 else 3, 5, 6, 7, 8, 9, 10],
+                            dtype=d)
+        seeds.append(save(base[:6].reshape(2, 3)))                     # C order
+        seeds.append(save(np.asfortranarray(base.reshape(3, 4))))      # Fortran order
+        seeds.append(save(base[:5]))                                   # 1-d
+        seeds.append(save(base[0].copy()))                             # 0-d
+        seeds.append(save(np.zeros((0, 3), dtype=d)))                  # empty
+        seeds.append(save(base.reshape(2, 3, 2)[:, :, ::-1].copy(order="F")))  # rank 3, Fortran
+    seeds.append(save(np.arange(6, dtype=np.float64).reshape(2, 3), version=(2, 0)))
+    seeds.append(save(np.arange(6, dtype=np.float64).reshape(3, 2), version=(3, 0)))
+    seeds.append(save(np.asfortranarray(np.arange(6, dtype=np.int32).reshape(2, 3)), version=(3, 0)))
+    seeds.append(save(np.arange(4, dtype=">f8")))                    # big-endian: refused
+    seeds.append(save(np.zeros((1, 1, 1, 1, 1, 1, 1, 1, 2), dtype=np.int8)))  # rank 9: refused
+    # Keys in another order (NumPy reads any order; tessera must too).
+    header = b"{'shape': (2, 3), 'fortran_order': False, 'descr': '<f8'}"
+    header += b" " * ((64 - (10 + len(header) + 1) % 64) % 64) + b"\n"
+    seeds.append(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header +
+                 np.arange(6, dtype=np.float64).tobytes())
+    return seeds
+
+
 def main():
+    try:
+        npy = npy_seeds()
+    except ImportError:
+        print("npy: NumPy not found; tests/fuzz/seeds/npy left as it is")
+    else:
+        shutil.rmtree(SEEDS / "npy", ignore_errors=True)
+        (SEEDS / "npy").mkdir(parents=True)
+        for s in npy:
+            (SEEDS / "npy" / hashlib.sha1(s).hexdigest()).write_bytes(s)
+        print(f"{'npy':13s} {len(npy):4d} seeds (files NumPy wrote)")
     golden = {name: json.loads((DATA / f"{name}_golden.json").read_text())
               for name in ("searchsorted", "nonzero", "scatter", "ragged")}
     targets = ("searchsorted", "bucketize", "nonzero", "scatter", "ragged")

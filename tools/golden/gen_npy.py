@@ -10,7 +10,9 @@ numpy`):
 
 The files are a few hundred bytes each: one 2x3 array per dtype (extremes of the type among the
 values), a 0-d array, an empty one, a rank-3 one, a Fortran-ordered (column-major) one, a
-big-endian one, and a float64 file cut short (truncated) for the error tests.
+big-endian one, a float64 file of format version 3.0 and an int32 one of version 2.0 (written
+with np.lib.format.write_array, since np.save picks the oldest version that fits), and a float64
+file cut short (truncated) for the error tests.
 """
 
 import json
@@ -48,10 +50,18 @@ def main():
     arrays["int16_rank3"] = np.arange(24, dtype=np.int16).reshape(2, 3, 4) - 7
     arrays["float32_fortran"] = np.asfortranarray(np.arange(6, dtype=np.float32).reshape(2, 3))
     arrays["float64_bigendian"] = np.arange(4, dtype=">f8")
+    # Written with an explicit format version (np.save uses 1.0 whenever the header fits).
+    versions = {"float64_v3": (3, 0), "int32_v2": (2, 0)}
+    arrays["float64_v3"] = np.array([[1.5, -2.0, np.inf], [0.0, -0.0, 1e300]])
+    arrays["int32_v2"] = np.asfortranarray(np.arange(12, dtype=np.int32).reshape(3, 4) - 5)
     manifest = {}
     for name, a in arrays.items():
         path = os.path.join(OUT, name + ".npy")
-        np.save(path, a)
+        if name in versions:
+            with open(path, "wb") as f:
+                np.lib.format.write_array(f, a, version=versions[name])
+        else:
+            np.save(path, a)
         back = np.load(path)  # what NumPy reads from the file it wrote
         manifest[name] = {
             "dtype": back.dtype.name,
