@@ -120,7 +120,7 @@ TEST(DType, PromotionFollowsPyTorch) {
   static_assert(std::is_same_v<ts::promote_t<float, double>, double>);
   static_assert(std::is_same_v<ts::promote_t<int64_t, float>, float>);
   static_assert(std::is_same_v<ts::scalar_promote_t<float, double>, float>);
-  static_assert(std::is_same_v<ts::scalar_promote_t<int32_t, double>, double>);
+  static_assert(std::is_same_v<ts::scalar_promote_t<int32_t, double>, float>);
   static_assert(std::is_same_v<ts::scalar_promote_t<uint8_t, int>, uint8_t>);
   EXPECT_EQ(ts::dtype_name(ts::dtype_v<float>), "float32");
   EXPECT_EQ(ts::dtype_name(ts::dtype_v<bool>), "bool");

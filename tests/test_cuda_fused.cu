@@ -125,3 +125,44 @@ TEST(DeviceCall, ThrustFailureBecomesDeviceErrorNamingOpAndDevice) {
   }
   EXPECT_EQ(ts::detail::device_call("nonzero", 0, [] { return 7; }), 7);
 }
+
+// The pointwise table fused into one device pass: transcendental, test, integer and composite
+// functions give the host's answers (the same <cmath> calls on the emulated device; CUDA's math
+// library within the documented ulps on a GPU).
+TEST(CudaFused, PointwiseTableMatchesHost) {
+  REQUIRE_GPU();
+  const auto a = sample({32, 17}, 0.125f);
+  const auto da = a.to(ts::Device::cuda());
+  ts::Tensor<float> host = ts::sin(a) * ts::pow(ts::abs(a), 1.5f) + ts::atan2(a, 2.0f) -
+                           ts::clamp(ts::floor_divide(a, 0.75f), -2, 2);
+  ts::Tensor<float> gpu = ts::sin(da) * ts::pow(ts::abs(da), 1.5f) + ts::atan2(da, 2.0f) -
+                          ts::clamp(ts::floor_divide(da, 0.75f), -2, 2);
+  EXPECT_TRUE(ts::allclose(gpu.cpu(), host, 1e-6, 1e-6));
+  ts::Tensor<bool> host_tests = ts::isfinite(ts::log(a)) ^ ts::signbit(a);
+  ts::Tensor<bool> gpu_tests = ts::isfinite(ts::log(da)) ^ ts::signbit(da);
+  EXPECT_EQ(gpu_tests.to_vector(), host_tests.to_vector());
+  const auto i = ts::cast<std::int32_t>(a * 8.0f);
+  const auto di = ts::cast<std::int32_t>(da * 8.0f);
+  ts::Tensor<std::int32_t> host_bits = (i % 5) ^ (i << 3) | ~(i >> 1);
+  ts::Tensor<std::int32_t> gpu_bits = (di % 5) ^ (di << 3) | ~(di >> 1);
+  EXPECT_EQ(gpu_bits.to_vector(), host_bits.to_vector());
+}
+
+// Reductions over dimensions fused with their input on the device: the same op structs in the
+// same order as the host, hence the host's bits.
+TEST(CudaFused, ReductionsOverDimsMatchHostBits) {
+  REQUIRE_GPU();
+  const auto a = sample({300, 37}, 0.125f);
+  const auto b = sample({37}, -0.5f);
+  const auto da = a.to(ts::Device::cuda());
+  const auto db = b.to(ts::Device::cuda());
+  EXPECT_EQ(ts::sum(da * db, 1).to_vector(), ts::sum(a * b, 1).to_vector());
+  EXPECT_EQ(ts::sum(da * db, 0).to_vector(), ts::sum(a * b, 0).to_vector());
+  EXPECT_EQ(ts::var(da.transpose(0, 1), 1).to_vector(), ts::var(a.transpose(0, 1), 1).to_vector());
+  EXPECT_EQ(ts::argmax(da - db, 0).to_vector(), ts::argmax(a - b, 0).to_vector());
+  const auto [dv, di] = ts::cummax(da, 0);
+  const auto [hv, hi] = ts::cummax(a, 0);
+  EXPECT_EQ(dv.to_vector(), hv.to_vector());
+  EXPECT_EQ(di.to_vector(), hi.to_vector());
+  EXPECT_EQ(ts::cumsum(da, 1).to_vector(), ts::cumsum(a, 1).to_vector());
+}

@@ -166,17 +166,17 @@ TEST(ExprPromotion, TensorTypesPromoteLikePyTorch) {
 TEST(ExprPromotion, ScalarsAreWeakUnlessOfAHigherCategory) {
   // [snippet:promotion-scalars]
   static_assert(std::is_same_v<scalar_product_type<float, double>, float>);
-  static_assert(std::is_same_v<scalar_product_type<I32, double>, double>);
+  static_assert(std::is_same_v<scalar_product_type<I32, double>, float>);
   static_assert(std::is_same_v<scalar_product_type<I32, float>, float>);
   static_assert(std::is_same_v<scalar_product_type<I8, int>, I8>);
   static_assert(std::is_same_v<scalar_product_type<U8, long>, U8>);
   static_assert(std::is_same_v<scalar_product_type<I16, I64>, I16>);
-  static_assert(std::is_same_v<scalar_product_type<bool, int>, I32>);
+  static_assert(std::is_same_v<scalar_product_type<bool, int>, I64>);
   static_assert(std::is_same_v<scalar_product_type<bool, bool>, bool>);
   static_assert(std::is_same_v<scalar_product_type<double, float>, double>);
   using Where =
       decltype(ts::where(std::declval<ts::Tensor<bool>>(), std::declval<ts::Tensor<I32>>(), 0.5));
-  static_assert(std::is_same_v<value_t<Where>, double>);
+  static_assert(std::is_same_v<value_t<Where>, float>);
   // [end-snippet]
   SUCCEED();
 }
@@ -193,10 +193,11 @@ TEST_P(ExprPromotionValues, MixedOperandsComputeInTheCommonType) {
   const auto big = ts::Tensor<I32>::from_vector({(1 << 24) + 1, 3}, device());
   const auto zero = ts::Tensor<float>::zeros({2}, device());
   EXPECT_TRUE(tensor_matches(ts::eval(big + zero), {2}, {16777216.0f, 3.0f}));
-  // Tensor<float> * 2.0 stays float; Tensor<int32> * 2.5 becomes double.
+  // Tensor<float> * 2.0 stays float; Tensor<int32> * 2.5 becomes float32, PyTorch's default
+  // floating type (2^24 + 1 rounds to 2^24 before the multiply, as in torch).
   const auto f = ts::Tensor<float>::from_vector({0.1f, 3.0f}, device());
   EXPECT_TRUE(tensor_matches(ts::eval(f * 2.0), {2}, {0.1f * 2.0f, 6.0f}));
-  EXPECT_TRUE(tensor_matches(ts::eval(big * 2.5), {2}, {16777217 * 2.5, 7.5}));
+  EXPECT_TRUE(tensor_matches(ts::eval(big * 2.5), {2}, {16777216.0f * 2.5f, 7.5f}));
   // Comparisons happen in the common type: int32 2 < 2.5 is true (not 2 < 2).
   const auto two = ts::Tensor<I32>::from_vector({2, 3}, device());
   EXPECT_TRUE(tensor_matches(ts::eval(two < 2.5), {2}, {true, false}));

@@ -5,7 +5,9 @@
 
 #include "tessera/core/tensor_class.hpp"
 #include "tessera/expr/evaluate.hpp"
+#include "tessera/expr/composite.hpp"
 #include "tessera/expr/reduce.hpp"
+#include "tessera/expr/reduce_dims.hpp"
 #include "tessera/ops/nonzero.hpp"
 #include "tessera/ops/scatter.hpp"
 #include "tessera/ops/searchsorted.hpp"

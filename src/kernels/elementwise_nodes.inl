@@ -34,6 +34,15 @@ struct UnaryNodeKernel {
 };
 
 template <class T>
+struct UnaryTestNodeKernel {
+  using value_type = bool;
+  UnaryOpId id;
+  OperandKernel<T> a;
+  TESSERA_HD bool at(const std::int64_t* index) const { return apply_unary_test(id, a.at(index)); }
+  TESSERA_HD bool linear(std::int64_t i) const { return apply_unary_test(id, a.linear(i)); }
+};
+
+template <class T>
 struct BinaryNodeKernel {
   using value_type = T;
   BinaryOpId id;
@@ -48,14 +57,14 @@ struct BinaryNodeKernel {
 template <class T>
 struct CompareNodeKernel {
   using value_type = bool;
-  CompareOpId id;
+  BinaryOpId id;
   OperandKernel<T> a;
   OperandKernel<T> b;
   TESSERA_HD bool at(const std::int64_t* index) const {
-    return apply_compare(id, a.at(index), b.at(index));
+    return apply_binary_test(id, a.at(index), b.at(index));
   }
   TESSERA_HD bool linear(std::int64_t i) const {
-    return apply_compare(id, a.linear(i), b.linear(i));
+    return apply_binary_test(id, a.linear(i), b.linear(i));
   }
 };
 
@@ -89,6 +98,12 @@ void run_unary(const Executor& ex, UnaryOpId id, const Operand<T>& a, const Tens
 }
 
 template <class Executor, class T>
+void run_unary_test(const Executor& ex, UnaryOpId id, const Operand<T>& a,
+                    const TensorView<bool>& out) {
+  ex.run(out, UnaryTestNodeKernel<T>{id, {a}}, out.is_contiguous() && reads_linearly(a, out));
+}
+
+template <class Executor, class T>
 void run_binary(const Executor& ex, BinaryOpId id, const Operand<T>& a, const Operand<T>& b,
                 const TensorView<T>& out) {
   ex.run(out, BinaryNodeKernel<T>{id, {a}, {b}},
@@ -96,7 +111,7 @@ void run_binary(const Executor& ex, BinaryOpId id, const Operand<T>& a, const Op
 }
 
 template <class Executor, class T>
-void run_compare(const Executor& ex, CompareOpId id, const Operand<T>& a, const Operand<T>& b,
+void run_compare(const Executor& ex, BinaryOpId id, const Operand<T>& a, const Operand<T>& b,
                  const TensorView<bool>& out) {
   ex.run(out, CompareNodeKernel<T>{id, {a}, {b}},
          out.is_contiguous() && reads_linearly(a, out) && reads_linearly(b, out));

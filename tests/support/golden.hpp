@@ -38,6 +38,8 @@ T decode(const nlohmann::json& v) {
     if (s == "-0") return static_cast<T>(-0.0);
   }
   if (v.is_boolean()) return static_cast<T>(v.get<bool>());
+  // int64 extremes are not doubles: integers are read as integers.
+  if (v.is_number_integer()) return static_cast<T>(v.get<std::int64_t>());
   return static_cast<T>(v.get<double>());
 }
 

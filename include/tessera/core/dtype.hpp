@@ -115,12 +115,14 @@ template <Element A, Element B>
 using promote_t = typename detail::promote_impl<A, B>::type;
 
 /// The type of `tensor<T> op scalar<S>`: scalars are "weak" as in PyTorch and NumPy 2 — they
-/// only change the type when they are of a higher category (`Tensor<float> * 2.0` stays float,
-/// `Tensor<int32_t> * 2.5` becomes double).
+/// only change the type when they are of a higher category, and then give PyTorch's default
+/// type of that category (`Tensor<float> * 2.0` stays float, `Tensor<int32_t> * 2.5` becomes
+/// float, `Tensor<bool> + 1` int64).
 template <Element T, class S>
-using scalar_promote_t =
-    std::conditional_t<(detail::category<detail::scalar_dtype_t<S>> > detail::category<T>),
-                       detail::scalar_dtype_t<S>, T>;
+using scalar_promote_t = std::conditional_t<
+    (detail::category<detail::scalar_dtype_t<S>> > detail::category<T>),
+    std::conditional_t<std::is_floating_point_v<detail::scalar_dtype_t<S>>, float, std::int64_t>,
+    T>;
 
 /// The type `sum` accumulates and returns: int64 for bool and integers (as PyTorch), T otherwise.
 template <Element T>

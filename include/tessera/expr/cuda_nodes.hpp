@@ -38,8 +38,12 @@ void map_unary(int device, UnaryOpId op, const Operand<T>& a, const TensorView<T
 template <class T>
 void map_binary(int device, BinaryOpId op, const Operand<T>& a, const Operand<T>& b,
                 const TensorView<T>& out);
+/// Unary tests (isnan, logical_not, ...): bool out of T in.
 template <class T>
-void map_compare(int device, CompareOpId op, const Operand<T>& a, const Operand<T>& b,
+void map_unary_test(int device, UnaryOpId op, const Operand<T>& a, const TensorView<bool>& out);
+/// Comparisons and logical functions: bool out of two T in.
+template <class T>
+void map_compare(int device, BinaryOpId op, const Operand<T>& a, const Operand<T>& b,
                  const TensorView<bool>& out);
 template <class T>
 void map_where(int device, const Operand<bool>& cond, const Operand<T>& a, const Operand<T>& b,
@@ -97,8 +101,8 @@ template <class T>
 Value<T> evaluate(const Tensor<T>& t, Device);
 template <class S>
 Value<S> evaluate(const ScalarNode<S>& e, Device);
-template <class Op, class V, class A>
-Value<V> evaluate(const UnaryNode<Op, V, A>& e, Device device);
+template <class Op, class C, class R, class A>
+Value<R> evaluate(const UnaryNode<Op, C, R, A>& e, Device device);
 template <class Op, class C, class R, class A, class B>
 Value<R> evaluate(const BinaryNode<Op, C, R, A, B>& e, Device device);
 template <class V, class Cond, class A, class B>
@@ -114,13 +118,17 @@ template <class S>
 Value<S> evaluate(const ScalarNode<S>& e, Device) {
   return Value<S>{{}, true, e.value};
 }
-template <class Op, class V, class A>
-Value<V> evaluate(const UnaryNode<Op, V, A>& e, Device device) {
-  const auto a = convert_value<V>(evaluate(e.a, device), device);
-  if (a.is_constant) return Value<V>{{}, true, Op::apply(a.constant)};
-  auto out = Tensor<V>::empty(a.tensor.shape(), device);
-  map_unary<V>(device.index(), Op::id, operand_of(a, a.tensor.shape()), out.view());
-  return Value<V>{out};
+template <class Op, class C, class R, class A>
+Value<R> evaluate(const UnaryNode<Op, C, R, A>& e, Device device) {
+  const auto a = convert_value<C>(evaluate(e.a, device), device);
+  if (a.is_constant) return Value<R>{{}, true, Op::apply(a.constant)};
+  auto out = Tensor<R>::empty(a.tensor.shape(), device);
+  if constexpr (is_test_op<Op>) {
+    map_unary_test<C>(device.index(), Op::id, operand_of(a, a.tensor.shape()), out.view());
+  } else {
+    map_unary<C>(device.index(), Op::id, operand_of(a, a.tensor.shape()), out.view());
+  }
+  return Value<R>{out};
 }
 template <class Op, class C, class R, class A, class B>
 Value<R> evaluate(const BinaryNode<Op, C, R, A, B>& e, Device device) {
@@ -131,7 +139,7 @@ Value<R> evaluate(const BinaryNode<Op, C, R, A, B>& e, Device device) {
   }
   const Shape shape = expr_shape(e);
   auto out = Tensor<R>::empty(shape, device);
-  if constexpr (std::is_same_v<std::remove_cv_t<decltype(Op::id)>, CompareOpId>) {
+  if constexpr (is_test_op<Op>) {
     map_compare<C>(device.index(), Op::id, operand_of(a, shape), operand_of(b, shape), out.view());
   } else {
     map_binary<C>(device.index(), Op::id, operand_of(a, shape), operand_of(b, shape), out.view());

@@ -95,21 +95,21 @@ struct ScalarKernel {
   }
 };
 
-/// Op(V(a)).
-template <class Op, class V, class A>
+/// Op(C(a)) with result R (R = C for arithmetic and math, bool for tests such as isnan).
+template <class Op, class C, class R, class A>
 struct UnaryKernel {
-  using value_type = V;
+  using value_type = R;
   A a;
-  TESSERA_HD V at(const std::int64_t* index) const {
-    return Op::apply(static_cast<V>(a.at(index)));
+  TESSERA_HD R at(const std::int64_t* index) const {
+    return Op::apply(static_cast<C>(a.at(index)));
   }
-  TESSERA_HD V linear(std::int64_t i) const { return Op::apply(static_cast<V>(a.linear(i))); }
+  TESSERA_HD R linear(std::int64_t i) const { return Op::apply(static_cast<C>(a.linear(i))); }
   TESSERA_HD void seek(const std::int64_t* index) { a.seek(index); }
   TESSERA_HD void next_row(int d) { a.next_row(d); }
-  TESSERA_HD V inner(std::int64_t j) const { return Op::apply(static_cast<V>(a.inner(j))); }
+  TESSERA_HD R inner(std::int64_t j) const { return Op::apply(static_cast<C>(a.inner(j))); }
   TESSERA_HD bool unit() const { return a.unit(); }
-  TESSERA_HD V inner_unit(std::int64_t j) const {
-    return Op::apply(static_cast<V>(a.inner_unit(j)));
+  TESSERA_HD R inner_unit(std::int64_t j) const {
+    return Op::apply(static_cast<C>(a.inner_unit(j)));
   }
   static constexpr int kLeaves = A::kLeaves;
   template <int Bit>
@@ -117,8 +117,8 @@ struct UnaryKernel {
     return a.template unit_mask<Bit>();
   }
   template <unsigned Mask, int Bit>
-  TESSERA_HD V inner_masked(std::int64_t j) const {
-    return Op::apply(static_cast<V>(a.template inner_masked<Mask, Bit>(j)));
+  TESSERA_HD R inner_masked(std::int64_t j) const {
+    return Op::apply(static_cast<C>(a.template inner_masked<Mask, Bit>(j)));
   }
 };
 
@@ -205,7 +205,7 @@ struct WhereKernel {
   }
 };
 
-/// The identity: UnaryKernel converts its operand to V before applying the op, so with this op
+/// The identity: UnaryKernel converts its operand to C before applying the op, so with this op
 /// it is the cast U(a).
 struct Convert {
   template <class T>
@@ -216,7 +216,7 @@ struct Convert {
 
 /// U(a).
 template <class U, class A>
-using CastKernel = UnaryKernel<Convert, U, A>;
+using CastKernel = UnaryKernel<Convert, U, U, A>;
 
 /// start + i * step (arange). Floating ranges compute in double (as PyTorch). Integers compute
 /// modulo 2^64: every element is in range, but i * step alone may not be

@@ -26,9 +26,11 @@ struct ScalarNode : Expr<ScalarNode<S>> {
   explicit ScalarNode(S v) : value(v) {}
 };
 
-template <class Op, class V, class A>
-struct UnaryNode : Expr<UnaryNode<Op, V, A>> {
-  using value_type = V;
+/// Op over C, producing R (R = C but for tests such as isnan, which give bool).
+template <class Op, class C, class R, class A>
+struct UnaryNode : Expr<UnaryNode<Op, C, R, A>> {
+  using value_type = R;
+  using compute_type = C;
   A a;
   explicit UnaryNode(A a_) : a(std::move(a_)) {}
 };
@@ -111,8 +113,8 @@ template <class S>
 Shape expr_shape(const ScalarNode<S>&) {
   return Shape{};
 }
-template <class Op, class V, class A>
-decltype(auto) expr_shape(const UnaryNode<Op, V, A>& e) {
+template <class Op, class C, class R, class A>
+decltype(auto) expr_shape(const UnaryNode<Op, C, R, A>& e) {
   return expr_shape(e.a);
 }
 template <class Op, class C, class R, class A, class B>
@@ -144,8 +146,8 @@ template <class S>
 std::optional<Device> expr_device(const ScalarNode<S>&) {
   return std::nullopt;
 }
-template <class Op, class V, class A>
-std::optional<Device> expr_device(const UnaryNode<Op, V, A>& e) {
+template <class Op, class C, class R, class A>
+std::optional<Device> expr_device(const UnaryNode<Op, C, R, A>& e) {
   return expr_device(e.a);
 }
 template <class Op, class C, class R, class A, class B>
@@ -170,8 +172,8 @@ template <class S>
 bool expr_linear(const ScalarNode<S>&, const Shape&) {
   return true;
 }
-template <class Op, class V, class A>
-bool expr_linear(const UnaryNode<Op, V, A>& e, const Shape& out) {
+template <class Op, class C, class R, class A>
+bool expr_linear(const UnaryNode<Op, C, R, A>& e, const Shape& out) {
   return expr_linear(e.a, out);
 }
 template <class Op, class C, class R, class A, class B>
@@ -201,8 +203,8 @@ template <class S>
 bool expr_aliases(const ScalarNode<S>&, const AliasQuery&) {
   return false;
 }
-template <class Op, class V, class A>
-bool expr_aliases(const UnaryNode<Op, V, A>& e, const AliasQuery& q) {
+template <class Op, class C, class R, class A>
+bool expr_aliases(const UnaryNode<Op, C, R, A>& e, const AliasQuery& q) {
   return expr_aliases(e.a, q);
 }
 template <class Op, class C, class R, class A, class B>
@@ -239,9 +241,9 @@ template <class S>
 ScalarKernel<S> expr_bind(const ScalarNode<S>& e, const Shape&) {
   return {e.value};
 }
-template <class Op, class V, class A>
-auto expr_bind(const UnaryNode<Op, V, A>& e, const Shape& out) {
-  return UnaryKernel<Op, V, decltype(expr_bind(e.a, out))>{expr_bind(e.a, out)};
+template <class Op, class C, class R, class A>
+auto expr_bind(const UnaryNode<Op, C, R, A>& e, const Shape& out) {
+  return UnaryKernel<Op, C, R, decltype(expr_bind(e.a, out))>{expr_bind(e.a, out)};
 }
 template <class Op, class C, class R, class A, class B>
 auto expr_bind(const BinaryNode<Op, C, R, A, B>& e, const Shape& out) {

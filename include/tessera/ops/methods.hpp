@@ -7,6 +7,7 @@
 /// the one place that names them all.
 
 #include "tessera/ops/nonzero_methods.hpp"
+#include "tessera/ops/reduce_methods.hpp"
 #include "tessera/ops/scatter_methods.hpp"
 #include "tessera/ops/searchsorted_methods.hpp"
 
@@ -14,6 +15,9 @@ namespace tessera {
 
 /// Every operation method of expression D (a base of Expr<D>).
 template <class D>
-struct OpMethods : NonzeroMethods<D>, SearchSortedMethods<D>, ScatterMethods<D> {};
+struct OpMethods : NonzeroMethods<D>,
+                   SearchSortedMethods<D>,
+                   ScatterMethods<D>,
+                   ReduceMethods<D> {};
 
 }  // namespace tessera

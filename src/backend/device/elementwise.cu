@@ -11,12 +11,16 @@ void map_unary(int device, UnaryOpId op, const Operand<T>& a, const TensorView<T
   run_unary(DeviceExecutor{device}, op, a, out);
 }
 template <class T>
+void map_unary_test(int device, UnaryOpId op, const Operand<T>& a, const TensorView<bool>& out) {
+  run_unary_test(DeviceExecutor{device}, op, a, out);
+}
+template <class T>
 void map_binary(int device, BinaryOpId op, const Operand<T>& a, const Operand<T>& b,
                 const TensorView<T>& out) {
   run_binary(DeviceExecutor{device}, op, a, b, out);
 }
 template <class T>
-void map_compare(int device, CompareOpId op, const Operand<T>& a, const Operand<T>& b,
+void map_compare(int device, BinaryOpId op, const Operand<T>& a, const Operand<T>& b,
                  const TensorView<bool>& out) {
   run_compare(DeviceExecutor{device}, op, a, b, out);
 }
@@ -54,18 +58,19 @@ bool reduce_all(int device, const Operand<bool>& a, const Extents& extents) {
 
 #define TESSERA_INSTANTIATE_CONVERT(From, To) \
   template void convert<From, To>(int, const Operand<From>&, const TensorView<To>&);
-#define TESSERA_INSTANTIATE_NODES(T)                                                          \
-  template void map_unary<T>(int, UnaryOpId, const Operand<T>&, const TensorView<T>&);        \
-  template void map_binary<T>(int, BinaryOpId, const Operand<T>&, const Operand<T>&,          \
-                              const TensorView<T>&);                                          \
-  template void map_compare<T>(int, CompareOpId, const Operand<T>&, const Operand<T>&,        \
-                               const TensorView<bool>&);                                      \
-  template void map_where<T>(int, const Operand<bool>&, const Operand<T>&, const Operand<T>&, \
-                             const TensorView<T>&);                                           \
-  template void arange<T>(int, T, T, const TensorView<T>&);                                   \
-  template sum_t<T> reduce_sum<T>(int, const Operand<T>&, const Extents&);                    \
-  template T reduce_min<T>(int, const Operand<T>&, const Extents&);                           \
-  template T reduce_max<T>(int, const Operand<T>&, const Extents&);                           \
+#define TESSERA_INSTANTIATE_NODES(T)                                                           \
+  template void map_unary<T>(int, UnaryOpId, const Operand<T>&, const TensorView<T>&);         \
+  template void map_binary<T>(int, BinaryOpId, const Operand<T>&, const Operand<T>&,           \
+                              const TensorView<T>&);                                           \
+  template void map_unary_test<T>(int, UnaryOpId, const Operand<T>&, const TensorView<bool>&); \
+  template void map_compare<T>(int, BinaryOpId, const Operand<T>&, const Operand<T>&,          \
+                               const TensorView<bool>&);                                       \
+  template void map_where<T>(int, const Operand<bool>&, const Operand<T>&, const Operand<T>&,  \
+                             const TensorView<T>&);                                            \
+  template void arange<T>(int, T, T, const TensorView<T>&);                                    \
+  template sum_t<T> reduce_sum<T>(int, const Operand<T>&, const Extents&);                     \
+  template T reduce_min<T>(int, const Operand<T>&, const Extents&);                            \
+  template T reduce_max<T>(int, const Operand<T>&, const Extents&);                            \
   TESSERA_FOR_EACH_DTYPE_WITH(TESSERA_INSTANTIATE_CONVERT, T)
 TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_NODES)
 
