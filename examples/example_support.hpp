@@ -4,6 +4,7 @@
 /// tensors live, and `Stopwatch` prints how long a step took (std::chrono, wall time).
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -48,6 +49,23 @@ inline std::optional<tessera::Device> parse_device(int argc, char** argv) {
 /// Waits for the work queued on `device` (nothing to wait for on the CPU), so a timing that
 /// ends here covers the GPU's work, not just its launch.
 inline void wait_for(tessera::Device device) { tessera::synchronize(device); }
+
+/// Uniform floats in [0, 1) from splitmix64 with a fixed seed: cheap, and the same series on
+/// every run and machine (the applications' synthetic sensor data).
+class Uniform {
+ public:
+  explicit Uniform(std::uint64_t seed) : state_(seed) {}
+  float operator()() {
+    state_ += 0x9E3779B97F4A7C15ull;
+    std::uint64_t z = state_;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return static_cast<float>((z ^ (z >> 31)) >> 40) * 0x1.0p-24f;
+  }
+
+ private:
+  std::uint64_t state_;
+};
 
 /// Prints "time <label> <ms> ms" when stopped. Callers wait_for() the device first.
 class Stopwatch {

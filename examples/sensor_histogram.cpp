@@ -21,14 +21,7 @@ constexpr std::int64_t kBins = 24;
 /// A noisy drifting signal with rare spikes (fixed seed, the same on every run and device).
 std::vector<float> sensor_series(std::int64_t n) {
   std::vector<float> raw(static_cast<std::size_t>(n));
-  std::uint64_t state = 42;
-  auto uniform = [&state] {  // splitmix64 → [0, 1): cheap and reproducible
-    state += 0x9E3779B97F4A7C15ull;
-    std::uint64_t z = state;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return static_cast<float>((z ^ (z >> 31)) >> 40) * 0x1.0p-24f;
-  };
+  example::Uniform uniform(42);  // the same series on every run and device
   for (std::int64_t i = 0; i < n; ++i) {
     const float noise = (uniform() + uniform() + uniform() - 1.5f) * 2.0f;  // ~ bell-shaped
     const float drift = 0.5f * static_cast<float>(i) / static_cast<float>(n);

@@ -21,14 +21,7 @@ constexpr std::int64_t kSensors = 6;
 /// Raw counts: each sensor its own level and noise, a few dead readings (NaN), rare spikes.
 std::vector<float> readings() {
   std::vector<float> raw(static_cast<std::size_t>(kReadings * kSensors));
-  std::uint64_t state = 7;
-  auto uniform = [&state] {  // splitmix64 → [0, 1)
-    state += 0x9E3779B97F4A7C15ull;
-    std::uint64_t z = state;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return static_cast<float>((z ^ (z >> 31)) >> 40) * 0x1.0p-24f;
-  };
+  example::Uniform uniform(7);  // the same series on every run and device
   for (std::int64_t r = 0; r < kReadings; ++r) {
     for (std::int64_t s = 0; s < kSensors; ++s) {
       const float noise = (uniform() + uniform() + uniform() - 1.5f) * (1.0f + 0.5f * s);
