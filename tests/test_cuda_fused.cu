@@ -143,8 +143,8 @@ TEST(CudaFused, PointwiseTableMatchesHost) {
   EXPECT_EQ(gpu_tests.to_vector(), host_tests.to_vector());
   const auto i = ts::cast<std::int32_t>(a * 8.0f);
   const auto di = ts::cast<std::int32_t>(da * 8.0f);
-  ts::Tensor<std::int32_t> host_bits = (i % 5) ^ (i << 3) | ~(i >> 1);
-  ts::Tensor<std::int32_t> gpu_bits = (di % 5) ^ (di << 3) | ~(di >> 1);
+  ts::Tensor<std::int32_t> host_bits = ((i % 5) ^ (i << 3)) | ~(i >> 1);
+  ts::Tensor<std::int32_t> gpu_bits = ((di % 5) ^ (di << 3)) | ~(di >> 1);
   EXPECT_EQ(gpu_bits.to_vector(), host_bits.to_vector());
 }
 
