@@ -4,8 +4,8 @@
 /// expressions into it, reductions, and the operations whose methods it declares (ops/).
 
 #include "tessera/core/tensor_class.hpp"
-#include "tessera/expr/evaluate.hpp"
 #include "tessera/expr/composite.hpp"
+#include "tessera/expr/evaluate.hpp"
 #include "tessera/expr/reduce.hpp"
 #include "tessera/expr/reduce_dims.hpp"
 #include "tessera/ops/nonzero.hpp"

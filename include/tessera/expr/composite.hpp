@@ -14,26 +14,19 @@
 
 namespace tessera {
 
-namespace detail {
-template <class Op, class L, class R>
-auto binary_node(L&& l, R&& r) {
-  return make_binary<Op>(std::forward<L>(l), std::forward<R>(r));
-}
-}  // namespace detail
-
 /// max(a, lo) elementwise, in the common type; NaN (in `a` or `lo`) propagates (torch.clamp_min).
 ///
 ///     ts::clamp_min(x, 0.0f)   // ReLU
 template <Operand A, Operand L>
 requires detail::BinaryOperands<A, L>
 auto clamp_min(A&& a, L&& lo) {
-  return detail::binary_node<detail::ops::Maximum>(std::forward<A>(a), std::forward<L>(lo));
+  return detail::make_binary<detail::ops::Maximum>(std::forward<A>(a), std::forward<L>(lo));
 }
 /// min(a, hi) elementwise, in the common type; NaN propagates (torch.clamp_max).
 template <Operand A, Operand H>
 requires detail::BinaryOperands<A, H>
 auto clamp_max(A&& a, H&& hi) {
-  return detail::binary_node<detail::ops::Minimum>(std::forward<A>(a), std::forward<H>(hi));
+  return detail::make_binary<detail::ops::Minimum>(std::forward<A>(a), std::forward<H>(hi));
 }
 /// min(max(a, lo), hi) elementwise (torch.clamp): NaN stays NaN, and lo > hi gives hi. Bounds
 /// are scalars or expressions; an int tensor with float bounds computes in float.
@@ -41,8 +34,8 @@ auto clamp_max(A&& a, H&& hi) {
 ///     ts::clamp(x, 0, 1)
 template <Expression A, Operand L, Operand H>
 auto clamp(A&& a, L&& lo, H&& hi) {
-  return detail::binary_node<detail::ops::Minimum>(
-      detail::binary_node<detail::ops::Maximum>(std::forward<A>(a), std::forward<L>(lo)),
+  return detail::make_binary<detail::ops::Minimum>(
+      detail::make_binary<detail::ops::Maximum>(std::forward<A>(a), std::forward<L>(lo)),
       std::forward<H>(hi));
 }
 
@@ -55,17 +48,17 @@ requires(Expression<A> || Expression<B> || Expression<W>) auto lerp(A&& a, B&& b
   auto na = detail::as_node(std::forward<A>(a));
   auto nb = detail::as_node(std::forward<B>(b));
   auto nw = detail::as_node(std::forward<W>(w));
-  using AB = decltype(detail::binary_node<detail::ops::Add>(na, nb));
+  using AB = decltype(detail::make_binary<detail::ops::Add>(na, nb));
   using V = detail::common_t<AB, decltype(nw)>;
   static_assert(std::is_floating_point_v<V>,
                 "tessera::lerp takes floating operands (as torch.lerp); cast first");
-  auto diff = detail::binary_node<detail::ops::Sub>(nb, na);
+  auto diff = detail::make_binary<detail::ops::Sub>(nb, na);
   auto low =
-      detail::binary_node<detail::ops::Add>(na, detail::binary_node<detail::ops::Mul>(nw, diff));
-  auto high = detail::binary_node<detail::ops::Sub>(
-      nb, detail::binary_node<detail::ops::Mul>(
-              diff, detail::binary_node<detail::ops::Sub>(detail::ScalarNode<V>(V(1)), nw)));
-  auto small = detail::binary_node<detail::ops::Lt>(detail::make_unary<detail::ops::Abs>(nw),
+      detail::make_binary<detail::ops::Add>(na, detail::make_binary<detail::ops::Mul>(nw, diff));
+  auto high = detail::make_binary<detail::ops::Sub>(
+      nb, detail::make_binary<detail::ops::Mul>(
+              diff, detail::make_binary<detail::ops::Sub>(detail::ScalarNode<V>(V(1)), nw)));
+  auto small = detail::make_binary<detail::ops::Lt>(detail::make_unary<detail::ops::Abs>(nw),
                                                     detail::ScalarNode<V>(V(0.5)));
   return where(std::move(small), std::move(low), std::move(high));
 }
@@ -107,20 +100,20 @@ auto isclose(A&& a, B&& b, double rtol = 1e-5, double atol = 1e-8, bool equal_na
   using F = typename detail::kind_types<detail::kind::Floating, C>::compute;
   auto fa = cast<F>(na);
   auto fb = cast<F>(nb);
-  auto error = detail::make_unary<detail::ops::Abs>(detail::binary_node<detail::ops::Sub>(fa, fb));
-  auto allowed = detail::binary_node<detail::ops::Add>(
+  auto error = detail::make_unary<detail::ops::Abs>(detail::make_binary<detail::ops::Sub>(fa, fb));
+  auto allowed = detail::make_binary<detail::ops::Add>(
       detail::ScalarNode<F>(static_cast<F>(atol)),
       detail::make_unary<detail::ops::Abs>(
-          detail::binary_node<detail::ops::Mul>(detail::ScalarNode<F>(static_cast<F>(rtol)), fb)));
-  auto finite_close = detail::binary_node<detail::ops::LogicalAnd>(
+          detail::make_binary<detail::ops::Mul>(detail::ScalarNode<F>(static_cast<F>(rtol)), fb)));
+  auto finite_close = detail::make_binary<detail::ops::LogicalAnd>(
       detail::make_unary<detail::ops::Isfinite>(error),
-      detail::binary_node<detail::ops::Le>(error, allowed));
-  auto both_nan = detail::binary_node<detail::ops::LogicalAnd>(
-      detail::binary_node<detail::ops::LogicalAnd>(detail::make_unary<detail::ops::Isnan>(na),
+      detail::make_binary<detail::ops::Le>(error, allowed));
+  auto both_nan = detail::make_binary<detail::ops::LogicalAnd>(
+      detail::make_binary<detail::ops::LogicalAnd>(detail::make_unary<detail::ops::Isnan>(na),
                                                    detail::make_unary<detail::ops::Isnan>(nb)),
       detail::ScalarNode<bool>(equal_nan));
-  return detail::binary_node<detail::ops::LogicalOr>(
-      detail::binary_node<detail::ops::LogicalOr>(detail::binary_node<detail::ops::Eq>(na, nb),
+  return detail::make_binary<detail::ops::LogicalOr>(
+      detail::make_binary<detail::ops::LogicalOr>(detail::make_binary<detail::ops::Eq>(na, nb),
                                                   std::move(finite_close)),
       std::move(both_nan));
 }

@@ -72,13 +72,12 @@ void run_reduce_dims(const Op& op, const E& e, const ReducePlan& plan, const Red
   });
 }
 
-/// A reduction of `e` over `dims` into new tensors: values of Op::Out (unless `values` is
-/// false) and positions (ops with positions).
+/// Runs `op` over `e` into new tensors of shape `shape`: values of Op::Out (unless `values` is
+/// false) and positions (ops with positions). Reductions and scans alike.
 template <class Op, class E>
-auto reduce_to_tensors(const char* opname, const Op& op, const E& e, const ReducePlan& plan,
-                       bool keepdim, bool values = true) {
+auto run_into_tensors(const Op& op, const E& e, const ReducePlan& plan, const Shape& shape,
+                      bool values = true) {
   const Device device = device_of(e);
-  const Shape shape = reduced_shape(plan, keepdim);
   using Out = typename Op::Out;
   Tensor<Out> out = values ? Tensor<Out>::empty(shape, device) : Tensor<Out>();
   Tensor<std::int64_t> positions;
@@ -88,9 +87,15 @@ auto reduce_to_tensors(const char* opname, const Op& op, const E& e, const Reduc
     positions = Tensor<std::int64_t>::empty(shape, device);
     store.positions = positions.data();
   }
-  (void)opname;
   run_reduce_dims(op, e, plan, store, device);
   return std::pair<Tensor<Out>, Tensor<std::int64_t>>(std::move(out), std::move(positions));
+}
+
+/// A reduction of `e` over the plan's dims into new tensors (keepdim: reduced dims as 1).
+template <class Op, class E>
+auto reduce_to_tensors(const Op& op, const E& e, const ReducePlan& plan, bool keepdim,
+                       bool values = true) {
+  return run_into_tensors(op, e, plan, reduced_shape(plan, keepdim), values);
 }
 
 /// The common form: one result tensor of a reduction over `dims`.
@@ -100,7 +105,7 @@ Tensor<typename Op::Out> reduce_over(const char* name, const E& e, const Dims& d
   const OpScope scope(name);
   const ReducePlan plan = make_reduce_plan(name, expr_shape(e), dims);
   if (nonempty) require_nonempty_reduction(name, plan);
-  return reduce_to_tensors(name, op, e, plan, keepdim).first;
+  return reduce_to_tensors(op, e, plan, keepdim).first;
 }
 
 /// A scan of `e` along `dim`: values (and positions for cummax / cummin), e's shape.
@@ -109,18 +114,7 @@ auto scan_along(const char* name, const E& e, std::int64_t dim) {
   const OpScope scope(name);
   const Shape shape = expr_shape(e);
   const ReducePlan plan = make_dim_plan(name, shape, dim);
-  const Device device = device_of(e);
-  using Out = typename Op::Out;
-  auto out = Tensor<Out>::empty(shape, device);
-  Tensor<std::int64_t> positions;
-  ReduceStore<Op> store;
-  store.values = out.data();
-  if constexpr (reduce_ops::WithPositions<Op>) {
-    positions = Tensor<std::int64_t>::empty(shape, device);
-    store.positions = positions.data();
-  }
-  run_reduce_dims(Op{}, e, plan, store, device);
-  return std::pair<Tensor<Out>, Tensor<std::int64_t>>(std::move(out), std::move(positions));
+  return run_into_tensors(Op{}, e, plan, shape);
 }
 
 /// A whole-tensor reduction to a host value (mean, prod, var, std of everything).
@@ -131,7 +125,7 @@ typename Op::Out reduce_all_to_value(const char* name, const E& e, Op op = Op{})
   Dims all_dims{};
   ReducePlan plan = make_reduce_plan(name, shape, all_dims);
   // Every dimension reduced: a plan over the flattened input keeps the engine's order.
-  const Tensor<typename Op::Out> out = reduce_to_tensors(name, op, e, plan, false).first;
+  const Tensor<typename Op::Out> out = reduce_to_tensors(op, e, plan, false).first;
   return out.item();
 }
 
@@ -247,7 +241,7 @@ Tensor<std::int64_t> argmax(const E& e, std::int64_t dim, bool keepdim = false) 
   const detail::OpScope scope("argmax");
   const auto plan = detail::make_dim_plan("argmax", detail::expr_shape(e), dim);
   detail::require_nonempty_reduction("argmax", plan);
-  return detail::reduce_to_tensors("argmax", Op{}, e, plan, keepdim, false).second;
+  return detail::reduce_to_tensors(Op{}, e, plan, keepdim, false).second;
 }
 /// Position of the smallest element along `dim` (int64; the first of ties, the first NaN).
 template <Expression E>
@@ -257,7 +251,7 @@ Tensor<std::int64_t> argmin(const E& e, std::int64_t dim, bool keepdim = false) 
   const detail::OpScope scope("argmin");
   const auto plan = detail::make_dim_plan("argmin", detail::expr_shape(e), dim);
   detail::require_nonempty_reduction("argmin", plan);
-  return detail::reduce_to_tensors("argmin", Op{}, e, plan, keepdim, false).second;
+  return detail::reduce_to_tensors(Op{}, e, plan, keepdim, false).second;
 }
 /// Flat position (row-major) of the largest element, as a 0-d int64 tensor.
 template <Expression E>
@@ -267,7 +261,7 @@ Tensor<std::int64_t> argmax(const E& e) {
   const detail::OpScope scope("argmax");
   const auto plan = detail::make_reduce_plan("argmax", detail::expr_shape(e), Dims{});
   detail::require_nonempty_reduction("argmax", plan);
-  return detail::reduce_to_tensors("argmax", Op{}, e, plan, false, false).second;
+  return detail::reduce_to_tensors(Op{}, e, plan, false, false).second;
 }
 /// Flat position (row-major) of the smallest element, as a 0-d int64 tensor.
 template <Expression E>
@@ -277,7 +271,7 @@ Tensor<std::int64_t> argmin(const E& e) {
   const detail::OpScope scope("argmin");
   const auto plan = detail::make_reduce_plan("argmin", detail::expr_shape(e), Dims{});
   detail::require_nonempty_reduction("argmin", plan);
-  return detail::reduce_to_tensors("argmin", Op{}, e, plan, false, false).second;
+  return detail::reduce_to_tensors(Op{}, e, plan, false, false).second;
 }
 /// The largest elements along `dim` and their positions (torch.max(a, dim)).
 template <Expression E>
@@ -287,7 +281,7 @@ ValuesIndices<detail::value_type_t<E>> max(const E& e, std::int64_t dim, bool ke
   const auto plan = detail::make_dim_plan("max", detail::expr_shape(e), dim);
   detail::require_nonempty_reduction("max", plan);
   auto [v, i] =
-      detail::reduce_to_tensors("max", detail::reduce_ops::ArgExtreme<T, true>{}, e, plan, keepdim);
+      detail::reduce_to_tensors(detail::reduce_ops::ArgExtreme<T, true>{}, e, plan, keepdim);
   return {std::move(v), std::move(i)};
 }
 /// The smallest elements along `dim` and their positions (torch.min(a, dim)).
@@ -297,8 +291,8 @@ ValuesIndices<detail::value_type_t<E>> min(const E& e, std::int64_t dim, bool ke
   const detail::OpScope scope("min");
   const auto plan = detail::make_dim_plan("min", detail::expr_shape(e), dim);
   detail::require_nonempty_reduction("min", plan);
-  auto [v, i] = detail::reduce_to_tensors("min", detail::reduce_ops::ArgExtreme<T, false>{}, e,
-                                          plan, keepdim);
+  auto [v, i] =
+      detail::reduce_to_tensors(detail::reduce_ops::ArgExtreme<T, false>{}, e, plan, keepdim);
   return {std::move(v), std::move(i)};
 }
 /// @}

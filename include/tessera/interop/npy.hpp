@@ -11,7 +11,6 @@
 #endif
 
 #include <algorithm>
-#include <utility>
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
@@ -21,6 +20,7 @@
 #include <new>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <xtensor/xnpy.hpp>
