@@ -2,7 +2,10 @@
 // variable-length token sequences (one flat buffer plus lengths, as a tokenizer emits them)
 // becomes a RaggedTensor without a copy; ragged::range gives every token its position; a
 // position-weighted score goes back into a vocabulary table and into per-sequence totals with
-// scatter-add, and the batch is padded for a dense consumer.
+// scatter-add, and the batch is padded for a dense consumer. Then the ragged vocabulary: the
+// per-sequence mean score (ragged::reduce_mean), the same totals by ragged::reduce_sum and the
+// table by unsorted_segment_sum, the rows of the model window (boolean_mask of the padded
+// batch) and the batch recovered from its padded form (from_tensor with padding).
 #include <cmath>
 #include <cstdint>
 #include <iostream>
@@ -73,6 +76,18 @@ int run(const ts::Device dev) {
   select.stop("nonzero + to_tensor");
   // [end-snippet]
 
+  // [snippet:app-ragged-reduce]
+  example::Stopwatch reduce;
+  ts::Tensor<float> mean_score = ts::ragged::reduce_mean(weight);  // one per sequence
+  ts::Tensor<float> total = ts::ragged::reduce_sum(weight);        // = per_sequence, same bits
+  ts::Tensor<float> table = ts::unsorted_segment_sum(weight.values(), batch.values(), kVocabulary);
+  auto window = ts::ragged::boolean_mask(
+      padded, (padded >= 0) & (ts::Tensor<int64_t>::arange(kMaxLength, dev) < 16));
+  auto unpadded = ts::RaggedTensor<int64_t>::from_tensor(padded, ts::padding(int64_t{-1}));
+  example::wait_for(dev);
+  reduce.stop("reduce_mean + reduce_sum + unsorted_segment_sum + boolean_mask + from_tensor");
+  // [end-snippet]
+
   std::cout << "tokens " << n_tokens << " in " << batch.nrows() << " sequences\n";
   // The first three sequences and their positions: views of the same values and splits.
   const int64_t end = batch.row_splits().at({3});
@@ -104,6 +119,26 @@ int run(const ts::Device dev) {
   const bool same_rows = ts::count_nonzero(position.row_splits() != batch.row_splits()) == 0;
   std::cout << "vocabulary table sum " << table_sum << " (expected " << expected_sum << "), "
             << "positions share the row splits: " << std::boolalpha << same_rows << '\n';
+  // The ragged reductions agree with the scatters and the host data; the window keeps what
+  // nonzero counted; from_tensor gives the batch back.
+  const std::vector<float> means = mean_score.to_vector();
+  for (std::int64_t s = 0; s < kSequences; ++s) {
+    const float want =
+        harmonic[static_cast<std::size_t>(host.lengths[s])] / static_cast<float>(host.lengths[s]);
+    if (std::abs(means[s] - want) > 1e-4f * want) {
+      std::cerr << "sequence " << s << ": mean " << means[s] << ", expected " << want << '\n';
+      return 1;
+    }
+  }
+  const bool totals_agree = ts::allclose(total, per_sequence, 1e-5, 1e-6);
+  const bool table_agrees = ts::allclose(table, frequency, 1e-4, 1e-4);
+  const bool window_agrees = window.values().numel() == kept.size(0);
+  const bool round_trip = ts::count_nonzero(unpadded.row_splits() != batch.row_splits()) == 0 &&
+                          ts::count_nonzero(unpadded.values() != batch.values()) == 0;
+  std::cout << "mean score of sequence 0 " << means[0] << ", window keeps "
+            << window.values().numel() << " tokens, reductions agree: "
+            << (totals_agree && table_agrees && window_agrees && round_trip) << '\n';
+  if (!totals_agree || !table_agrees || !window_agrees || !round_trip) return 1;
   return same_rows && std::abs(table_sum - expected_sum) < 1e-3 * expected_sum ? 0 : 1;
 }
 

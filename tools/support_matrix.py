@@ -160,6 +160,42 @@ def expressions_page(current):
 
 
 # (operation, docs page, host (types, source), cuda (types, source), note)
+def segment_rows():
+    """Ragged and unsorted segment reductions: TESSERA_FOR_EACH_SEGMENT_REDUCTION's numbers and
+    bool (include/tessera/expr/segment_ops.hpp), instantiated in the files named."""
+    lists = "include/tessera/expr/segment_ops.hpp"
+    for rel, macro in [("src/backend/host/ragged_reduce.cpp", "TESSERA_FOR_EACH_SEGMENT_REDUCTION"),
+                       ("src/backend/device/ragged.cu", "TESSERA_FOR_EACH_SEGMENT_REDUCTION"),
+                       ("src/backend/host/segment_scatter.cpp", "TESSERA_FOR_EACH_SEGMENT_COMBINE"),
+                       ("src/backend/device/scatter.cu", "TESSERA_FOR_EACH_SEGMENT_COMBINE")]:
+        if not re.search(rf"{macro}\(\w+\)", read(rel)):
+            sys.exit(f"support_matrix.py: {rel} does not instantiate {macro}")
+    body = macro_body(lists, "TESSERA_FOR_EACH_SEGMENT_REDUCTION")
+    numbers = list_types("TESSERA_FOR_EACH_NUMERIC_DTYPE_WITH")
+    logical = ["bool"] if "X(Any, bool)" in body else []
+    where = (f"`TESSERA_FOR_EACH_SEGMENT_REDUCTION` (`{lists}`: "
+             "`TESSERA_FOR_EACH_NUMERIC_DTYPE_WITH`)")
+    combine = "`TESSERA_FOR_EACH_SEGMENT_COMBINE` (the same numbers)"
+    select = header_only("include/tessera/ragged/ragged_tensor.hpp", "TESSERA_FOR_EACH_DTYPE")
+    return [
+        ("`ragged::reduce_sum`, `reduce_prod`, `reduce_max`, `reduce_min`, `reduce_mean`",
+         "ops/ragged.md", (numbers, f"{where} in `src/backend/host/ragged_reduce.cpp`"),
+         (numbers, f"{where} in `src/backend/device/ragged.cu`"),
+         "sum and prod keep T; mean of int32/int64 gives float64, of smaller integers float32"),
+        ("`ragged::reduce_any`, `reduce_all`", "ops/ragged.md",
+         (logical, f"{where} in `src/backend/host/ragged_reduce.cpp`"),
+         (logical, f"{where} in `src/backend/device/ragged.cu`"), ""),
+        ("`unsorted_segment_{sum,prod,max,min,mean}`", "ops/ragged.md",
+         (numbers, f"{combine} in `src/backend/host/segment_scatter.cpp`"),
+         (numbers, f"{combine} in `src/backend/device/scatter.cu`"),
+         "ids int32 or int64; mean as ragged::reduce_mean"),
+        ("`RaggedTensor::gather`, `RaggedTensor::from_tensor`, `ragged::boolean_mask`",
+         "ops/ragged.md", (select[0], "`TESSERA_FOR_EACH_DTYPE` in `src/core/ragged_select.cpp`"),
+         (select[0], "the host code of `src/core/ragged_select.cpp` (one round trip)"),
+         "on a device: computed on the host, one copy each way"),
+    ]
+
+
 def rows():
     return [
         ("expressions: arithmetic, comparisons, `where`, math, casts, `sum`/`min`/`max`",
@@ -188,7 +224,7 @@ def rows():
          header_only("include/tessera/ragged/ragged_tensor.hpp", "TESSERA_FOR_EACH_DTYPE"),
          instantiated("src/backend/device/ragged.cu", "TESSERA_INSTANTIATE_TO_TENSOR_DEVICE"),
          "row splits int32 or int64"),
-    ] + reduction_rows() + pointwise_rows()
+    ] + segment_rows() + reduction_rows() + pointwise_rows()
 
 
 def page():

@@ -22,6 +22,11 @@
 #define TESSERA_FOR_EACH_NUMERIC_DTYPE(X) \
   X(uint8_t) X(int8_t) X(int16_t) X(int32_t) X(int64_t) X(float) X(double)
 
+/// Expands X(a, type) for the number dtypes, passing `a` along (TESSERA_FOR_EACH_DTYPE_WITH's
+/// numbers).
+#define TESSERA_FOR_EACH_NUMERIC_DTYPE_WITH(X, a) \
+  X(a, uint8_t) X(a, int8_t) X(a, int16_t) X(a, int32_t) X(a, int64_t) X(a, float) X(a, double)
+
 /// Expands X(type) for the two index types operations accept or produce.
 #define TESSERA_FOR_EACH_INDEX_DTYPE(X) X(int32_t) X(int64_t)
 

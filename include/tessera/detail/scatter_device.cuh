@@ -79,6 +79,8 @@ template <class Op, class T>
 TESSERA_HD void scatter_atomic(T* address, T u) {
   constexpr bool sub = std::is_same_v<Op, scatter_ops::Sub>;
   constexpr bool add_like = sub || std::is_same_v<Op, scatter_ops::Add>;
+  constexpr bool min_like =
+      std::is_same_v<Op, scatter_ops::Min> || std::is_same_v<Op, scatter_ops::Minimum>;
   if constexpr (add_like && std::is_floating_point_v<T>) {
     device_atomic<T>(*address).fetch_add(sub ? -u : u, cuda::std::memory_order_relaxed);
   } else if constexpr (add_like && std::is_integral_v<T> && (sizeof(T) == 4 || sizeof(T) == 8)) {
@@ -87,8 +89,10 @@ TESSERA_HD void scatter_atomic(T* address, T u) {
     const auto w = static_cast<Word>(u);
     device_atomic<Word>(*reinterpret_cast<Word*>(address))
         .fetch_add(sub ? Word{0} - w : w, cuda::std::memory_order_relaxed);
-  } else if constexpr (std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t>) {
-    if constexpr (std::is_same_v<Op, scatter_ops::Min>) {
+  } else if constexpr ((std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t>)&&(
+                           min_like || std::is_same_v<Op, scatter_ops::Max> ||
+                           std::is_same_v<Op, scatter_ops::Maximum>)) {
+    if constexpr (min_like) {
       device_atomic<T>(*address).fetch_min(u, cuda::std::memory_order_relaxed);
     } else {
       device_atomic<T>(*address).fetch_max(u, cuda::std::memory_order_relaxed);

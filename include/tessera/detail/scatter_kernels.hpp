@@ -99,6 +99,30 @@ struct Max {
     return x < u ? u : x;
   }
 };
+// The combines of TensorFlow's unsorted segment reductions (ops/segment.hpp): not members of
+// the tensor_scatter_nd_* family (no ScatterOpId), instantiated by the segment reductions only.
+// Max and min propagate NaN like tessera's amax (pw::maximum), wherever it stands.
+struct Mul {
+  static constexpr const char* name = "unsorted_segment_prod";
+  template <class T>
+  TESSERA_HD static T apply(T x, T u) {
+    return pw::mul(x, u);
+  }
+};
+struct Maximum {
+  static constexpr const char* name = "unsorted_segment_max";
+  template <class T>
+  TESSERA_HD static T apply(T x, T u) {
+    return pw::maximum(x, u);
+  }
+};
+struct Minimum {
+  static constexpr const char* name = "unsorted_segment_min";
+  template <class T>
+  TESSERA_HD static T apply(T x, T u) {
+    return pw::minimum(x, u);
+  }
+};
 }  // namespace scatter_ops
 
 /// Update element p (row-major over the updates' shape `extents`) of a bound kernel functor,

@@ -17,6 +17,17 @@ namespace tessera {
 template <class S, class E>
 class RaggedExpr;
 
+/// The pad value of `RaggedTensor::from_tensor(dense, ts::padding(0.0f))`.
+template <class T>
+struct Padding {
+  T value;  ///< the value whose trailing run each row drops
+};
+/// `ts::padding(v)`: rows of `from_tensor` drop their trailing run of v (TensorFlow's `padding=`).
+template <class T>
+Padding<T> padding(T value) {
+  return Padding<T>{value};
+}
+
 /// Rows of different lengths over one values tensor:
 ///
 ///     auto r = tessera::RaggedTensor<int64_t>::from_row_splits(
@@ -68,6 +79,28 @@ class RaggedTensor {
                                         std::int64_t nrows, bool validate = true);
   /// As above with nrows = value_rowids[-1] + 1 (0 when there are no values).
   static RaggedTensor from_value_rowids(const Tensor<T>& values, const Tensor<S>& value_rowids);
+  /// Row i = the first lengths[i] entries of dense[i] (dense: (nrows, width, inner...); lengths:
+  /// 1-d, nrows entries on dense's device): `tf.RaggedTensor.from_tensor(dense, lengths=)`.
+  /// ValueError unless 0 <= lengths[i] <= width (TensorFlow clamps silently; tessera refuses).
+  static RaggedTensor from_tensor(const Tensor<T>& dense, const Tensor<S>& lengths);
+  /// Row i = dense[i] without its trailing run of pad values (an entry with inner dimensions is
+  /// a pad when all its elements are): `from_tensor(dense, ts::padding(0.0f))`, TensorFlow's
+  /// `padding=`. A NaN pad drops nothing (NaN equals nothing).
+  template <class U>
+  static RaggedTensor from_tensor(const Tensor<T>& dense, Padding<U> pad) {
+    return from_tensor_padded(dense, static_cast<T>(pad.value));
+  }
+  /// @}
+
+  /// @name Row selection
+  /// @{
+
+  /// Rows `rows` (1-d, int64 or int32, on this tensor's device) in that order, repeats allowed:
+  /// `tf.gather(r, rows)`. IndexError for an entry outside [0, nrows) (negative too, as
+  /// TensorFlow).
+  RaggedTensor gather(const Tensor<std::int64_t>& rows) const;
+  /// As above with int32 rows.
+  RaggedTensor gather(const Tensor<std::int32_t>& rows) const;
   /// @}
 
   /// @name Queries
@@ -112,6 +145,9 @@ class RaggedTensor {
  private:
   template <class U, class R>
   friend class RaggedTensor;
+  static RaggedTensor from_tensor_padded(const Tensor<T>& dense, T pad);
+  template <class I>
+  RaggedTensor gather_rows(const Tensor<I>& rows) const;
   RaggedTensor(Tensor<T> values, Tensor<S> row_splits)
       : values_(std::move(values)), row_splits_(std::move(row_splits)) {}
 
@@ -200,6 +236,14 @@ template <detail::Ragged R>
 auto operator!(const R& r) {
   return detail::ragged_wrap(r, !r.values());
 }
+
+namespace ragged {
+/// Row i = the entries of x[i] where mask[i] is true (`tf.ragged.boolean_mask` of 2-d x and
+/// mask; x may have inner dimensions after the two the mask covers). ShapeError unless
+/// mask.shape equals x.shape[:2]; DeviceError unless both are on one device.
+template <class T>
+RaggedTensor<T> boolean_mask(const Tensor<T>& x, const Tensor<bool>& mask);
+}  // namespace ragged
 
 namespace detail {
 // Validation and layout helpers of RaggedTensor (src/ops/ragged_checks.cpp, host compiler).

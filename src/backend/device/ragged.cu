@@ -14,7 +14,9 @@
 #include "tessera/core/device_runtime.hpp"
 #include "tessera/detail/device_work.cuh"
 #include "tessera/detail/ragged_range_kernels.hpp"
+#include "tessera/expr/reduce_segments.hpp"
 #include "tessera/ragged/range.hpp"
+#include "tessera/ragged/reduce.hpp"
 #include "tessera/tensor.hpp"
 
 namespace tessera::detail::ragged_ops {
@@ -154,6 +156,26 @@ void to_tensor_cuda(int device, const T* values, const S* splits, std::int64_t n
                        DenseElement<T, S>{values, splits, width, inner, pad, out});
   });
 }
+
+template <SegmentId Id, class T>
+void reduce_cuda(int device, const T* values, const std::int64_t* splits, const SegmentPlan& plan,
+                 segment_ops::out_t<Id, T>* out) {
+  using Op = typename segment_ops::op_of<Id, T>::type;
+  ReduceStore<Op> store;
+  store.values = out;
+  device_call("ragged reduction", device, [&] {
+    DeviceWork work(device);
+    thrust::for_each_n(work.policy(), thrust::counting_iterator<std::int64_t>(0), plan.outputs(),
+                       SegmentOutput<Op, T, std::int64_t>{Op{}, values, splits, plan, store});
+  });
+}
+
+#define TESSERA_INSTANTIATE_RAGGED_REDUCE_DEVICE(ID, T)                           \
+  template void reduce_cuda<SegmentId::ID, T>(int, const T*, const std::int64_t*, \
+                                              const SegmentPlan&,                 \
+                                              segment_ops::out_t<SegmentId::ID, T>*);
+TESSERA_FOR_EACH_SEGMENT_REDUCTION(TESSERA_INSTANTIATE_RAGGED_REDUCE_DEVICE)
+#undef TESSERA_INSTANTIATE_RAGGED_REDUCE_DEVICE
 
 #define TESSERA_INSTANTIATE_RANGE_DEVICE(T, S)                                           \
   template void range_cuda<T, S>(int, const RangeOperands<T>&, std::int64_t, Tensor<S>&, \

@@ -4,6 +4,7 @@
 #include "backend/view_kernel.hpp"
 #include "tessera/detail/scatter_device.cuh"
 #include "tessera/ops/scatter.hpp"
+#include "tessera/ops/segment.hpp"
 #include "tessera/tensor.hpp"
 
 namespace tessera::detail::cuda_ops {
@@ -33,3 +34,31 @@ TESSERA_FOR_EACH_INDEX_DTYPE(TESSERA_INSTANTIATE_SCATTER_CHECK_CUDA)
 TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_SCATTER_CUDA)
 
 }  // namespace tessera::detail::cuda_ops
+
+namespace tessera::detail::segment_scatter {
+
+// The unsorted segment reductions' combines: the engine's ordered path (duplicates in index
+// order), so the device gives the host's bits.
+template <SegmentId Id, class T>
+void combine_cuda(int device, T* out, std::int64_t segments, std::int64_t slice,
+                  const std::int64_t* ids, std::int64_t rows, const T* data) {
+  const Shape out_shape{segments, slice};
+  const auto g = ScatterGeometry::of(out_shape, 1);
+  TensorView<T> view;
+  view.data = const_cast<T*>(data);
+  view.ndim = 2;
+  view.shape[0] = rows;
+  view.shape[1] = slice;
+  view.strides[0] = slice;
+  view.strides[1] = 1;
+  scatter_device<combine_op_t<Id>>(device, out, g, ids, rows, leaf_kernel_of(view),
+                                   Extents::of_view(view), true, true);
+}
+
+#define TESSERA_INSTANTIATE_SEGMENT_COMBINE_DEVICE(ID, T)                           \
+  template void combine_cuda<SegmentId::ID, T>(int, T*, std::int64_t, std::int64_t, \
+                                               const std::int64_t*, std::int64_t, const T*);
+TESSERA_FOR_EACH_SEGMENT_COMBINE(TESSERA_INSTANTIATE_SEGMENT_COMBINE_DEVICE)
+#undef TESSERA_INSTANTIATE_SEGMENT_COMBINE_DEVICE
+
+}  // namespace tessera::detail::segment_scatter
