@@ -24,35 +24,41 @@ const ts::RaggedTensor<float>& ragged() {
   return r;
 }
 
-void tessera_rows(benchmark::State& state, bool max) {
-  const auto& r = ragged();
+void tessera_rows(benchmark::State& state, bool max, ts::Device device) {
+  const auto r = ragged().to(device);
   for (auto _ : state) {
     auto out = max ? ts::ragged::reduce_max(r) : ts::ragged::reduce_sum(r);
+    if (!device.is_cpu()) ts::synchronize(device);
     benchmark::DoNotOptimize(out.data());
   }
   bench::set_counters(state, r.values().numel(), 4 * (r.values().numel() + rr::kRows));
 }
 
-void tessera_segments(benchmark::State& state) {
-  const auto data = ts::Tensor<float>::from_vector(rr::segment_data());
-  const auto ids = ts::Tensor<std::int64_t>::from_vector(rr::segment_ids());
+void tessera_segments(benchmark::State& state, ts::Device device) {
+  const auto data = ts::Tensor<float>::from_vector(rr::segment_data(), device);
+  const auto ids = ts::Tensor<std::int64_t>::from_vector(rr::segment_ids(), device);
   for (auto _ : state) {
     auto out = ts::unsorted_segment_sum(data, ids, rr::kSegments);
+    if (!device.is_cpu()) ts::synchronize(device);
     benchmark::DoNotOptimize(out.data());
   }
   bench::set_counters(state, rr::kSegmentValues, 12 * rr::kSegmentValues);
 }
 
 const bool registered = [] {
-  benchmark::RegisterBenchmark("rr_sum/tessera", tessera_rows, false)
-      ->UseRealTime()
-      ->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("rr_max/tessera", tessera_rows, true)
-      ->UseRealTime()
-      ->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("seg_sum/tessera", tessera_segments)
-      ->UseRealTime()
-      ->Unit(benchmark::kMillisecond);
+  const auto add = [](const char* name, auto fn) {
+    benchmark::RegisterBenchmark(name, fn)->UseRealTime()->Unit(benchmark::kMillisecond);
+  };
+  const ts::Device cpu = ts::Device::cpu();
+  add("rr_sum/tessera", [cpu](benchmark::State& s) { tessera_rows(s, false, cpu); });
+  add("rr_max/tessera", [cpu](benchmark::State& s) { tessera_rows(s, true, cpu); });
+  add("seg_sum/tessera", [cpu](benchmark::State& s) { tessera_segments(s, cpu); });
+  if (ts::cuda_available()) {  // the GPU kit's runs (--benchmark_filter=Cuda)
+    const ts::Device gpu = ts::Device::cuda(0);
+    add("rr_sum_Cuda/tessera", [gpu](benchmark::State& s) { tessera_rows(s, false, gpu); });
+    add("rr_max_Cuda/tessera", [gpu](benchmark::State& s) { tessera_rows(s, true, gpu); });
+    add("seg_sum_Cuda/tessera", [gpu](benchmark::State& s) { tessera_segments(s, gpu); });
+  }
   return true;
 }();
 

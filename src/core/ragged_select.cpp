@@ -37,6 +37,14 @@ void copy_entries(const T* src, std::int64_t first, std::int64_t count, std::int
   std::copy(src + first * inner, src + (first + count) * inner, dst);
 }
 
+/// ShapeError unless a dense batch has rows and columns.
+void check_dense(const char* op, const Shape& dense) {
+  if (dense.size() < 2) {
+    detail::raise<ShapeError>(op, "dense must have at least 2 dims (rows, columns), got shape ",
+                              dense);
+  }
+}
+
 void check_same_device(const char* op, const char* what, Device got, Device expected) {
   if (got != expected) {
     detail::raise<DeviceError>(op, what, " is on ", got, ", the tensor on ", expected);
@@ -50,10 +58,7 @@ RaggedTensor<T, S> RaggedTensor<T, S>::from_tensor(const Tensor<T>& dense,
                                                    const Tensor<S>& lengths) {
   constexpr const char* op = "RaggedTensor::from_tensor";
   const detail::OpScope scope(op);
-  if (dense.dim() < 2) {
-    detail::raise<ShapeError>(op, "dense must have at least 2 dims (rows, columns), got shape ",
-                              dense.shape());
-  }
+  check_dense(op, dense.shape());
   const std::int64_t nrows = dense.size(0);
   const std::int64_t width = dense.size(1);
   if (lengths.dim() != 1 || lengths.size(0) != nrows) {
@@ -86,10 +91,7 @@ template <class T, class S>
 RaggedTensor<T, S> RaggedTensor<T, S>::from_tensor_padded(const Tensor<T>& dense, T pad) {
   constexpr const char* op = "RaggedTensor::from_tensor";
   const detail::OpScope scope(op);
-  if (dense.dim() < 2) {
-    detail::raise<ShapeError>(op, "dense must have at least 2 dims (rows, columns), got shape ",
-                              dense.shape());
-  }
+  check_dense(op, dense.shape());
   const std::int64_t nrows = dense.size(0);
   const std::int64_t width = dense.size(1);
   const std::int64_t inner = inner_of(dense.shape(), 2);

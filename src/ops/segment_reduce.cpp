@@ -42,8 +42,9 @@ void combine(Tensor<T>& out, const Tensor<std::int64_t>& ids, const Tensor<T>& d
 
 /// IndexError for the first id >= n (negative ids are dropped, not errors).
 void check_ids(const char* op, const Tensor<std::int64_t>& ids, std::int64_t n) {
-  if (ids.numel() == 0) return;
-  if (!ids.device().is_cpu() && !tessera::any(ids >= n)) return;  // one device reduction
+  // One parallel reduction (one wait on a device); the search for the first bad id runs only
+  // when there is one.
+  if (ids.numel() == 0 || tessera::max(ids) < n) return;
   const std::vector<std::int64_t> host = ids.to_vector();
   for (std::size_t k = 0; k < host.size(); ++k) {
     if (host[k] >= n) {

@@ -39,8 +39,9 @@ struct SegmentOutput {
   TESSERA_HD void operator()(std::int64_t o) const {
     using Acc = typename Op::Acc;
     using In = typename Op::In;
-    const std::int64_t segment = o / plan.inner;
-    const std::int64_t c = o % plan.inner;
+    // 1-d values (the common case) need no 64-bit division per output.
+    const std::int64_t segment = plan.inner == 1 ? o : o / plan.inner;
+    const std::int64_t c = plan.inner == 1 ? 0 : o % plan.inner;
     Acc lanes[kReduceLanes];
     std::int64_t count = 0;
     // Folds value position p as the count-th element of this output.

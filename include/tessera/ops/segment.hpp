@@ -35,6 +35,23 @@ using combine_op_t = std::conditional_t<
         Id == SegmentId::Max, scatter_ops::Maximum,
         std::conditional_t<Id == SegmentId::Min, scatter_ops::Minimum, scatter_ops::Add>>>;
 
+/// The scatter engine's view of a segment combine: `rows` contiguous slices of `slice` elements
+/// of data, into `segments` slices of the output.
+template <class T>
+struct SegmentScatter {
+  ScatterGeometry geometry;
+  TensorView<T> updates;
+  SegmentScatter(std::int64_t segments, std::int64_t slice, const T* data, std::int64_t rows)
+      : geometry(ScatterGeometry::of(Shape{segments, slice}, 1)) {
+    updates.data = const_cast<T*>(data);  // read only: the engine reads updates
+    updates.ndim = 2;
+    updates.shape[0] = rows;
+    updates.shape[1] = slice;
+    updates.strides[0] = slice;
+    updates.strides[1] = 1;
+  }
+};
+
 /// Checks, sizes and runs segment reduction Id of contiguous `data` by int64 `ids` (any
 /// device); src/ops/segment_reduce.cpp, instantiated for Sum..Mean over every number dtype.
 template <SegmentId Id, class T>

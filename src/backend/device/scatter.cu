@@ -42,17 +42,10 @@ namespace tessera::detail::segment_scatter {
 template <SegmentId Id, class T>
 void combine_cuda(int device, T* out, std::int64_t segments, std::int64_t slice,
                   const std::int64_t* ids, std::int64_t rows, const T* data) {
-  const Shape out_shape{segments, slice};
-  const auto g = ScatterGeometry::of(out_shape, 1);
-  TensorView<T> view;
-  view.data = const_cast<T*>(data);
-  view.ndim = 2;
-  view.shape[0] = rows;
-  view.shape[1] = slice;
-  view.strides[0] = slice;
-  view.strides[1] = 1;
-  scatter_device<combine_op_t<Id>>(device, out, g, ids, rows, leaf_kernel_of(view),
-                                   Extents::of_view(view), true, true);
+  const SegmentScatter<T> scatter(segments, slice, data, rows);
+  scatter_device<combine_op_t<Id>>(device, out, scatter.geometry, ids, rows,
+                                   leaf_kernel_of(scatter.updates),
+                                   Extents::of_view(scatter.updates), true, true);
 }
 
 #define TESSERA_INSTANTIATE_SEGMENT_COMBINE_DEVICE(ID, T)                           \
