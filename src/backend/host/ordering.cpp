@@ -153,31 +153,40 @@ void sort_row(RowIn<T> row, std::int64_t n, bool descending, std::int64_t k, Row
   write_items(row, sorted, 0, k, descending, out);
 }
 
-/// The k first items (in sorted order) of row elements [begin, end), through a heap whose top
-/// is the worst kept item: one key per element, and a heap update only for an element that
-/// beats it. Returns them sorted.
-template <class T>
-std::vector<Item<order_key_t<T>>> select_row(RowIn<T> row, std::int64_t begin, std::int64_t end,
-                                             bool descending, std::int64_t k) {
+/// Keys of block p[0, m) into `keys`, and the lowest of them (a loop the compiler vectorises:
+/// the order is a template argument and the elements are contiguous).
+template <bool Descending, class T>
+order_key_t<T> block_keys(const T* __restrict p, std::int64_t m, order_key_t<T>* __restrict keys) {
+  using K = order_key_t<T>;
+  K low = std::numeric_limits<K>::max();
+  for (std::int64_t t = 0; t < m; ++t) {
+    const K key = order_key(p[t]);
+    keys[t] = Descending ? K(~key) : key;
+    low = std::min(low, keys[t]);
+  }
+  return low;
+}
+
+/// select_row for one order: a heap whose top is the worst kept item; blocks of keys whose
+/// lowest does not beat it (most blocks, once the heap holds good items) cost no heap work.
+template <bool Descending, class T>
+std::vector<Item<order_key_t<T>>> select_contiguous(const T* row, std::int64_t begin,
+                                                    std::int64_t end, std::int64_t k) {
   using K = order_key_t<T>;
   const auto worse = [](const Item<K>& x, const Item<K>& y) { return before(x, y); };
   std::vector<Item<K>> heap;
   heap.reserve(static_cast<std::size_t>(k));
   std::int64_t j = begin;
   for (; j < end && static_cast<std::int64_t>(heap.size()) < k; ++j) {
-    heap.push_back({order_key(row[j], descending), static_cast<std::uint32_t>(j)});
+    heap.push_back({order_key(row[j], Descending), static_cast<std::uint32_t>(j)});
     std::push_heap(heap.begin(), heap.end(), worse);
   }
-  constexpr std::int64_t kBlock = 16;
+  constexpr std::int64_t kBlock = 32;
   K keys[kBlock];
   for (; j < end; j += kBlock) {
     const std::int64_t m = std::min(kBlock, end - j);
-    K low = std::numeric_limits<K>::max();
-    for (std::int64_t t = 0; t < m; ++t) {
-      keys[t] = order_key(row[j + t], descending);
-      low = std::min(low, keys[t]);
-    }
-    if (low >= heap.front().key) continue;  // later positions lose ties: nothing enters
+    // Later positions lose ties, so only a strictly lower key enters.
+    if (block_keys<Descending>(row + j, m, keys) >= heap.front().key) continue;
     for (std::int64_t t = 0; t < m; ++t) {
       if (keys[t] < heap.front().key) {
         std::pop_heap(heap.begin(), heap.end(), worse);
@@ -188,6 +197,16 @@ std::vector<Item<order_key_t<T>>> select_row(RowIn<T> row, std::int64_t begin, s
   }
   std::sort(heap.begin(), heap.end(), before<K>);
   return heap;
+}
+
+/// The k first items (in sorted order) of elements [begin, end) of a contiguous row (k <= end -
+/// begin), in one pass: one key per element, and heap work only for an element that beats the
+/// worst kept one. Returns them sorted.
+template <class T>
+std::vector<Item<order_key_t<T>>> select_row(RowIn<T> row, std::int64_t begin, std::int64_t end,
+                                             bool descending, std::int64_t k) {
+  return descending ? select_contiguous<true>(row.at, begin, end, k)
+                    : select_contiguous<false>(row.at, begin, end, k);
 }
 
 /// Whether topk's k of a row of n is selected rather than sorted.
@@ -201,6 +220,12 @@ void order_long_row(RowIn<T> row, std::int64_t n, bool descending, std::int64_t 
   using K = order_key_t<T>;
   const auto part = [&](std::int64_t t) { return n * t / threads; };
   if (selects(k, n)) {
+    std::unique_ptr<T[]> gathered;
+    if (row.step != 1) {  // the selection reads contiguous rows
+      gathered.reset(new T[static_cast<std::size_t>(n)]);
+      for (std::int64_t j = 0; j < n; ++j) gathered[static_cast<std::size_t>(j)] = row[j];
+      row = {gathered.get(), 1};
+    }
     std::vector<std::vector<Item<K>>> best(static_cast<std::size_t>(threads));
     host_parallel_for(threads, [&](std::int64_t t) {
       best[static_cast<std::size_t>(t)] = select_row(row, part(t), part(t + 1), descending, k);
