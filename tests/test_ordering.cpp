@@ -229,6 +229,14 @@ TEST_P(Ordering, ParallelPathsMatchReference) {
     expect_same(row.topk(20, 0, descending).indices.cpu().to_vector(),
                 reference(row, 0, descending, 20).second, "topk(20) of one long row");
   }
+  // Long rows along dim 0 (strided in the input): with three threads or more, two rows are
+  // fewer rows than threads, and each is gathered, then sorted or selected by every thread.
+  const auto cols = ts::Tensor<float>::from_vector(random_values<float>(140000, rng, 1 << 20),
+                                                   {70000, 2}, device());
+  expect_same(cols.argsort(0).cpu().to_vector(), reference(cols, 0, false, 70000).second,
+              "argsort of two long strided rows");
+  expect_same(cols.topk(5, 0).indices.cpu().to_vector(), reference(cols, 0, true, 5).second,
+              "topk(5) of two long strided rows");
   std::vector<std::int64_t> wide(100000);
   for (auto& w : wide) w = static_cast<std::int64_t>(rng());
   const auto big = ts::Tensor<std::int64_t>::from_vector(wide, {100000}, device());

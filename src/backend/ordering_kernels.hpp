@@ -27,10 +27,11 @@ void order_rows(const T* in, const OrderingRows& rows, bool descending, std::int
 }  // namespace host_ops
 
 namespace cuda_ops {
-/// order_rows on device `device` (every pointer there), on Thrust's stable sort by key.
+/// order_rows on device `device` (every pointer there), on Thrust's stable sort by key; a
+/// failure of the device raises DeviceError naming `op`.
 template <class T>
-void order_rows(int device, const T* in, const OrderingRows& rows, bool descending, std::int64_t k,
-                T* values, std::int64_t* indices);
+void order_rows(const char* op, int device, const T* in, const OrderingRows& rows, bool descending,
+                std::int64_t k, T* values, std::int64_t* indices);
 }  // namespace cuda_ops
 
 }  // namespace tessera::detail

@@ -32,17 +32,17 @@ OrderingRows rows_along(const Shape& shape, int d) {
   return rows;
 }
 
-/// Runs the kernel of x's device: the first k of each row into values (unless null) and
-/// indices.
+/// Runs the kernel of x's device (`op` names the operation in a device failure): the first k
+/// of each row into values (unless null) and indices.
 template <class T>
-void run_order_rows(const Tensor<T>& x, const OrderingRows& rows, bool descending, std::int64_t k,
-                    T* values, std::int64_t* indices) {
+void run_order_rows(const char* op, const Tensor<T>& x, const OrderingRows& rows, bool descending,
+                    std::int64_t k, T* values, std::int64_t* indices) {
   if (rows.rows() == 0 || k == 0) return;
   const Tensor<T> in = x.is_contiguous() ? x : x.contiguous();
   if (x.device().is_cpu()) {
     host_ops::order_rows(in.data(), rows, descending, k, values, indices);
   } else {
-    cuda_ops::order_rows(x.device().index(), in.data(), rows, descending, k, values, indices);
+    cuda_ops::order_rows(op, x.device().index(), in.data(), rows, descending, k, values, indices);
   }
 }
 
@@ -56,7 +56,7 @@ ValuesIndices<T> sort_tensor(const char* op, const Tensor<T>& x, std::int64_t di
   ValuesIndices<T> out;
   if (values) out.values = Tensor<T>::empty(x.shape(), x.device());
   out.indices = Tensor<std::int64_t>::empty(x.shape(), x.device());
-  run_order_rows(x, rows, descending, rows.n, values ? out.values.data() : nullptr,
+  run_order_rows(op, x, rows, descending, rows.n, values ? out.values.data() : nullptr,
                  out.indices.data());
   return out;
 }
@@ -74,7 +74,8 @@ ValuesIndices<T> topk_tensor(const Tensor<T>& x, std::int64_t k, std::int64_t di
   ValuesIndices<T> out{Tensor<T>::empty(shape, x.device()),
                        Tensor<std::int64_t>::empty(shape, x.device())};
   // A 0-d result holds one element whatever k (0 or 1): PyTorch returns the value for both.
-  run_order_rows(x, rows, largest, x.dim() == 0 ? 1 : k, out.values.data(), out.indices.data());
+  run_order_rows("topk", x, rows, largest, x.dim() == 0 ? 1 : k, out.values.data(),
+                 out.indices.data());
   return out;
 }
 

@@ -77,11 +77,11 @@ void group_rows(Policy&& policy, int device, std::int64_t* perm, std::int64_t to
 }  // namespace
 
 template <class T>
-void order_rows(int device, const T* in, const OrderingRows& rows, bool descending, std::int64_t k,
-                T* values, std::int64_t* indices) {
+void order_rows(const char* op, int device, const T* in, const OrderingRows& rows, bool descending,
+                std::int64_t k, T* values, std::int64_t* indices) {
   const std::int64_t count = rows.rows(), total = count * rows.n;
   if (count == 0 || k == 0) return;
-  device_call("sort", device, [&] {
+  device_call(op, device, [&] {
     DeviceWork work(device);
     DeviceBuffer<order_key_t<T>> keys(total, device);
     DeviceBuffer<std::int64_t> perm(total, device);
@@ -101,9 +101,9 @@ void order_rows(int device, const T* in, const OrderingRows& rows, bool descendi
   });
 }
 
-#define TESSERA_INSTANTIATE_ORDER_ROWS_CUDA(T)                                            \
-  template void order_rows<T>(int, const T*, const OrderingRows&, bool, std::int64_t, T*, \
-                              std::int64_t*);
+#define TESSERA_INSTANTIATE_ORDER_ROWS_CUDA(T)                                                     \
+  template void order_rows<T>(const char*, int, const T*, const OrderingRows&, bool, std::int64_t, \
+                              T*, std::int64_t*);
 TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_ORDER_ROWS_CUDA)
 #undef TESSERA_INSTANTIATE_ORDER_ROWS_CUDA
 
