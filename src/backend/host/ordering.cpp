@@ -170,9 +170,12 @@ order_key_t<T> block_keys(const T* __restrict p, std::int64_t m, order_key_t<T>*
 
 /// select_row for one order: a heap whose top is the worst kept item; blocks of keys whose
 /// lowest does not beat it (most blocks, once the heap holds good items) cost no heap work.
+/// Built for AVX2 too (the key loop is most of the time; its result has no rounding).
 template <bool Descending, class T>
-std::vector<Item<order_key_t<T>>> select_contiguous(const T* row, std::int64_t begin,
-                                                    std::int64_t end, std::int64_t k) {
+TESSERA_ELEMENTWISE_CLONES std::vector<Item<order_key_t<T>>> select_contiguous(const T* row,
+                                                                               std::int64_t begin,
+                                                                               std::int64_t end,
+                                                                               std::int64_t k) {
   using K = order_key_t<T>;
   const auto worse = [](const Item<K>& x, const Item<K>& y) { return before(x, y); };
   std::vector<Item<K>> heap;
