@@ -9,5 +9,6 @@
 #include "tessera/expr/reduce.hpp"
 #include "tessera/expr/reduce_dims.hpp"
 #include "tessera/ops/nonzero.hpp"
+#include "tessera/ops/ordering.hpp"
 #include "tessera/ops/scatter.hpp"
 #include "tessera/ops/searchsorted.hpp"

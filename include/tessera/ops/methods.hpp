@@ -7,6 +7,7 @@
 /// the one place that names them all.
 
 #include "tessera/ops/nonzero_methods.hpp"
+#include "tessera/ops/ordering_methods.hpp"
 #include "tessera/ops/reduce_methods.hpp"
 #include "tessera/ops/scatter_methods.hpp"
 #include "tessera/ops/searchsorted_methods.hpp"
@@ -18,6 +19,7 @@ template <class D>
 struct OpMethods : NonzeroMethods<D>,
                    SearchSortedMethods<D>,
                    ScatterMethods<D>,
-                   ReduceMethods<D> {};
+                   ReduceMethods<D>,
+                   OrderingMethods<D> {};
 
 }  // namespace tessera

@@ -1,0 +1,31 @@
+#pragma once
+/// @file ordering_methods.hpp
+/// sort, argsort and topk as methods of every tensor and expression (`t.sort()`,
+/// `(a - b).argsort(0, true)`, `t.topk(5)`), declared before Tensor is complete;
+/// tessera/ops/ordering.hpp defines them as their free functions.
+
+#include <cstdint>
+
+#include "tessera/core/macros.hpp"
+
+namespace tessera {
+
+/// The ordering operations as methods; each is the free function of the same name applied to
+/// this expression (tessera/ops/ordering.hpp documents them).
+template <class D>
+struct OrderingMethods {
+  /// ts::sort(*this, dim, descending): the sorted values and their positions along `dim`.
+  template <class Abi = detail::EvalAbi>
+  auto sort(std::int64_t dim = -1, bool descending = false) const;
+  /// ts::argsort(*this, dim, descending): the positions that sort along `dim` (int64).
+  template <class Abi = detail::EvalAbi>
+  auto argsort(std::int64_t dim = -1, bool descending = false) const;
+  /// ts::topk(*this, k, dim, largest, sorted): the k largest (or smallest) along `dim`.
+  template <class Abi = detail::EvalAbi>
+  auto topk(std::int64_t k, std::int64_t dim = -1, bool largest = true, bool sorted = true) const;
+
+ private:
+  const D& self() const noexcept { return static_cast<const D&>(*this); }
+};
+
+}  // namespace tessera
