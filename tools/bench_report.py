@@ -8,7 +8,8 @@ Timings are not CI material: run this by hand on a quiet machine, e.g.
     python3 -m venv /tmp/venv-torch && /tmp/venv-torch/bin/pip install --no-deps torch
     cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
           -DTESSERA_TORCH_ROOT=/tmp/venv-torch/lib/python3.11/site-packages/torch
-    cmake --build build --target bench_expr bench_nonzero bench_searchsorted bench_scatter bench_ragged
+    cmake --build build --target bench_expr bench_nonzero bench_searchsorted bench_scatter bench_ragged \
+        bench_ordering
     OMP_WAIT_POLICY=passive /usr/bin/python3 tools/bench_report.py --build build
 
 Without TESSERA_TORCH_ROOT the libtorch peer is Debian's libtorch-dev (1.13) when installed.
@@ -37,6 +38,7 @@ BINARIES = [
     ("bench_searchsorted", "searchsorted / bucketize", "ops/searchsorted.md", "-.*Cuda.*", "case"),
     ("bench_scatter", "tensor_scatter_nd_*", "ops/scatter.md", "-.*Cuda.*", "case"),
     ("bench_ragged", "ragged::range", "ops/ragged.md", "-.*Cuda.*", "case"),
+    ("bench_ordering", "sort / argsort / topk", "ops/ordering.md", "", "case"),
 ]
 # Families whose third name component is an element count (the others index a case list).
 SIZE_FAMILIES = {"BM_FusedExpr", "BM_Broadcast", "BM_Transposed", "BM_SumProduct", "BM_Cast",
