@@ -6,6 +6,7 @@
 #include <limits>
 #include <vector>
 
+#include "backend/segment_combine.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/core/extent_product.hpp"
 #include "tessera/expr/composite.hpp"
@@ -27,17 +28,19 @@ T identity() {
   return T(0);
 }
 
-/// Runs the engine's combine Id of `data` into `out` at `ids` on their device.
+/// Runs the engine's combine Id of `data` into `out` at `ids` on their device; false when no
+/// id can be out of range (the host saw none skipped).
 template <SegmentId Id, class T>
-void combine(Tensor<T>& out, const Tensor<std::int64_t>& ids, const Tensor<T>& data,
+bool combine(Tensor<T>& out, const Tensor<std::int64_t>& ids, const Tensor<T>& data,
              std::int64_t slice) {
   const std::int64_t segments = out.size(0);
   if (out.device().is_cpu()) {
-    combine_host<Id, T>(out.data(), segments, slice, ids.data(), ids.numel(), data.data());
-  } else {
-    combine_cuda<Id, T>(out.device().index(), out.data(), segments, slice, ids.data(), ids.numel(),
-                        data.data());
+    return combine_host<Id, T>(out.data(), segments, slice, ids.data(), ids.numel(), data.data()) <
+           ids.numel();
   }
+  combine_cuda<Id, T>(out.device().index(), out.data(), segments, slice, ids.data(), ids.numel(),
+                      data.data());
+  return true;
 }
 
 /// IndexError for the first id >= n (negative ids are dropped, not errors).
@@ -73,7 +76,6 @@ Tensor<out_t<Id, T>> reduce(const char* op, const Tensor<T>& data, const Tensor<
     raise<ShapeError>(op, "segment_ids.shape ", id_shape, " must be a prefix of data.shape ",
                       shape);
   }
-  check_ids(op, ids, num_segments);
   const auto kept = static_cast<int>(id_shape.size());
   const std::int64_t slice =
       extent_product(shape.data() + kept, static_cast<int>(shape.size()) - kept);
@@ -83,7 +85,15 @@ Tensor<out_t<Id, T>> reduce(const char* op, const Tensor<T>& data, const Tensor<
   const Device device = data.device();
   constexpr SegmentId combine_id = Id == SegmentId::Mean ? SegmentId::Sum : Id;
   Tensor<T> out = Tensor<T>::full(out_shape, identity<Id, T>(), device);
-  if (out.numel() > 0 && ids.numel() > 0) combine<combine_id, T>(out, ids, data, slice);
+  // The output is new, so the ids may be checked after the combine, which skips ids outside
+  // [0, n): on the host only when it skipped any (negative ids are common and legal), so the
+  // usual call reads the ids once. On a device the check (one reduction) runs first.
+  bool check = true;
+  if (out.numel() > 0 && ids.numel() > 0) {
+    if (!device.is_cpu()) check_ids(op, ids, num_segments);
+    check = combine<combine_id, T>(out, ids, data, slice) && device.is_cpu();
+  }
+  if (check) check_ids(op, ids, num_segments);
   if constexpr (Id != SegmentId::Mean) {
     return out;
   } else {

@@ -15,7 +15,6 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "tessera/detail/scatter_kernels.hpp"
 #include "tessera/expr/evaluate.hpp"
 #include "tessera/expr/segment_ops.hpp"
 #include "tessera/tensor.hpp"
@@ -27,57 +26,18 @@ namespace detail::segment_scatter {
 template <SegmentId Id, class T>
 using out_t = std::conditional_t<Id == SegmentId::Mean, segment_ops::mean_t<T>, T>;
 
-/// The scatter engine's combine of a segment reduction id.
-template <SegmentId Id>
-using combine_op_t = std::conditional_t<
-    Id == SegmentId::Prod, scatter_ops::Mul,
-    std::conditional_t<
-        Id == SegmentId::Max, scatter_ops::Maximum,
-        std::conditional_t<Id == SegmentId::Min, scatter_ops::Minimum, scatter_ops::Add>>>;
-
-/// The scatter engine's view of a segment combine: `rows` contiguous slices of `slice` elements
-/// of data, into `segments` slices of the output.
-template <class T>
-struct SegmentScatter {
-  ScatterGeometry geometry;
-  TensorView<T> updates;
-  SegmentScatter(std::int64_t segments, std::int64_t slice, const T* data, std::int64_t rows)
-      : geometry(ScatterGeometry::of(Shape{segments, slice}, 1)) {
-    updates.data = const_cast<T*>(data);  // read only: the engine reads updates
-    updates.ndim = 2;
-    updates.shape[0] = rows;
-    updates.shape[1] = slice;
-    updates.strides[0] = slice;
-    updates.strides[1] = 1;
-  }
-};
-
 /// Checks, sizes and runs segment reduction Id of contiguous `data` by int64 `ids` (any
 /// device); src/ops/segment_reduce.cpp, instantiated for Sum..Mean over every number dtype.
 template <SegmentId Id, class T>
 Tensor<out_t<Id, T>> reduce(const char* op, const Tensor<T>& data, const Tensor<std::int64_t>& ids,
                             std::int64_t num_segments);
 
-/// Combines `rows` slices of `slice` elements of contiguous `data` into `out` (contiguous, of
-/// `segments` slices) at `ids` (negative ids skipped), in index order: the host
-/// (src/backend/host/segment_scatter.cpp) and the device (src/backend/device/scatter.cu).
-template <SegmentId Id, class T>
-void combine_host(T* out, std::int64_t segments, std::int64_t slice, const std::int64_t* ids,
-                  std::int64_t rows, const T* data);
-/// The device twin of combine_host (queued, no wait).
-template <SegmentId Id, class T>
-void combine_cuda(int device, T* out, std::int64_t segments, std::int64_t slice,
-                  const std::int64_t* ids, std::int64_t rows, const T* data);
-
-/// Expands X(Id, T) for the combines the library instantiates (the mean is a sum and a count).
-#define TESSERA_FOR_EACH_SEGMENT_COMBINE(X)                \
+/// Expands X(Id, T) for every unsorted segment reduction.
+#define TESSERA_FOR_EACH_UNSORTED_SEGMENT_REDUCTION(X)     \
   TESSERA_FOR_EACH_SEGMENT_REDUCTION_OVER_NUMBERS(X, Sum)  \
   TESSERA_FOR_EACH_SEGMENT_REDUCTION_OVER_NUMBERS(X, Prod) \
   TESSERA_FOR_EACH_SEGMENT_REDUCTION_OVER_NUMBERS(X, Max)  \
-  TESSERA_FOR_EACH_SEGMENT_REDUCTION_OVER_NUMBERS(X, Min)
-/// Expands X(Id, T) for every unsorted segment reduction.
-#define TESSERA_FOR_EACH_UNSORTED_SEGMENT_REDUCTION(X) \
-  TESSERA_FOR_EACH_SEGMENT_COMBINE(X)                  \
+  TESSERA_FOR_EACH_SEGMENT_REDUCTION_OVER_NUMBERS(X, Min)  \
   TESSERA_FOR_EACH_SEGMENT_REDUCTION_OVER_NUMBERS(X, Mean)
 
 /// The public functions' common body: data evaluated (contiguous), ids as int64.

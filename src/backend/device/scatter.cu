@@ -1,6 +1,7 @@
 // tensor_scatter_nd_*'s device kernels instantiated over tensors of updates of every dtype, for
 // host-compiled callers (device-compiled callers instantiate them on their own expressions).
 
+#include "backend/segment_combine.hpp"
 #include "backend/view_kernel.hpp"
 #include "tessera/detail/scatter_device.cuh"
 #include "tessera/ops/scatter.hpp"

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "backend/segment_combine.hpp"
 #include "backend/view_kernel.hpp"
 #include "tessera/detail/scatter_host.hpp"
 #include "tessera/ops/segment.hpp"
@@ -11,18 +12,18 @@
 namespace tessera::detail::segment_scatter {
 
 template <SegmentId Id, class T>
-void combine_host(T* out, std::int64_t segments, std::int64_t slice, const std::int64_t* ids,
-                  std::int64_t rows, const T* data) {
+std::int64_t combine_host(T* out, std::int64_t segments, std::int64_t slice,
+                          const std::int64_t* ids, std::int64_t rows, const T* data) {
   const SegmentScatter<T> scatter(segments, slice, data, rows);
-  // Ids >= segments were refused before; negative ids name no slice and are skipped.
-  scatter_host<combine_op_t<Id>>(out, static_cast<const T*>(nullptr), segments * slice,
-                                 scatter.geometry, ids, rows, leaf_kernel_of(scatter.updates),
-                                 Extents::of_view(scatter.updates), true, false);
+  // Negative ids (and ids >= segments: the caller raises for those) name no slice: skipped.
+  return scatter_host<combine_op_t<Id>>(
+      out, static_cast<const T*>(nullptr), segments * slice, scatter.geometry, ids, rows,
+      leaf_kernel_of(scatter.updates), Extents::of_view(scatter.updates), true, false);
 }
 
-#define TESSERA_INSTANTIATE_SEGMENT_COMBINE_HOST(ID, T)                        \
-  template void combine_host<SegmentId::ID, T>(T*, std::int64_t, std::int64_t, \
-                                               const std::int64_t*, std::int64_t, const T*);
+#define TESSERA_INSTANTIATE_SEGMENT_COMBINE_HOST(ID, T) \
+  template std::int64_t combine_host<SegmentId::ID, T>( \
+      T*, std::int64_t, std::int64_t, const std::int64_t*, std::int64_t, const T*);
 TESSERA_FOR_EACH_SEGMENT_COMBINE(TESSERA_INSTANTIATE_SEGMENT_COMBINE_HOST)
 #undef TESSERA_INSTANTIATE_SEGMENT_COMBINE_HOST
 
