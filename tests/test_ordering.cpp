@@ -12,7 +12,6 @@
 #include <numeric>
 #include <random>
 #include <string>
-#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -300,23 +299,6 @@ TEST_P(Ordering, ContractSpellings) {
 
 namespace {
 
-using GoldenDTypes = std::tuple<bool, std::uint8_t, std::int8_t, std::int16_t, std::int32_t,
-                                std::int64_t, float, double>;
-
-template <class F>
-void with_golden_dtype(const std::string& name, F&& f) {
-  std::apply(
-      [&](auto... tags) {
-        (
-            [&](auto tag) {
-              using T = decltype(tag);
-              if (ts::dtype_name(ts::dtype_v<T>) == name) f(std::type_identity<T>{});
-            }(tags),
-            ...);
-      },
-      GoldenDTypes{});
-}
-
 /// got against PyTorch's `want`; `signed_zeros`: -0.0 and +0.0 told apart (not for topk's
 /// values, where which of tied zeros comes first is unspecified).
 template <class R>
@@ -396,7 +378,7 @@ void run_golden(const nlohmann::json& c, const ts::Tensor<T>& x) {
 TEST_P(Ordering, EveryGoldenCaseMatchesPyTorch) {
   int ran = 0;
   for (const auto& c : golden("ordering_golden.json")["cases"]) {
-    with_golden_dtype(c["input"]["dtype"].get<std::string>(), [&](auto tag) {
+    tessera_test::with_dtype(c["input"]["dtype"].get<std::string>(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       run_golden(
           c, ts::Tensor<T>::from_vector(decode_all<T>(c["input"]), shape_of(c["input"]), device()));
