@@ -1,8 +1,8 @@
 // Ragged reductions and unsorted segment sums (issue 36) against libtorch 2.15 in the same
 // process (bench_ragged_reduce_torch.cpp: torch.segment_reduce for rows, index_add_ and
 // scatter_reduce_ for segments) and TensorFlow 2.21 timed from Python (bench/tf_ragged_reduce.py):
-//   rr_sum/<peer>, rr_max/<peer>: 1e6 rows of lengths uniform in [0, 20], float32
-//   seg_sum/<peer>: 1e7 float32 into 1e5 segments
+//   rr_sum/<peer>/0, rr_max/<peer>/0: 1e6 rows of lengths uniform in [0, 20], float32
+//   seg_sum/<peer>/0: 1e7 float32 into 1e5 segments
 //   build/bench/bench_ragged_reduce --benchmark_out=rr.json && python3 bench/ratios.py rr.json
 
 #include <benchmark/benchmark.h>
@@ -50,14 +50,14 @@ const bool registered = [] {
     benchmark::RegisterBenchmark(name, fn)->UseRealTime()->Unit(benchmark::kMillisecond);
   };
   const ts::Device cpu = ts::Device::cpu();
-  add("rr_sum/tessera", [cpu](benchmark::State& s) { tessera_rows(s, false, cpu); });
-  add("rr_max/tessera", [cpu](benchmark::State& s) { tessera_rows(s, true, cpu); });
-  add("seg_sum/tessera", [cpu](benchmark::State& s) { tessera_segments(s, cpu); });
+  add("rr_sum/tessera/0", [cpu](benchmark::State& s) { tessera_rows(s, false, cpu); });
+  add("rr_max/tessera/0", [cpu](benchmark::State& s) { tessera_rows(s, true, cpu); });
+  add("seg_sum/tessera/0", [cpu](benchmark::State& s) { tessera_segments(s, cpu); });
   if (ts::cuda_available()) {  // the GPU kit's runs (--benchmark_filter=Cuda)
     const ts::Device gpu = ts::Device::cuda(0);
-    add("rr_sum_Cuda/tessera", [gpu](benchmark::State& s) { tessera_rows(s, false, gpu); });
-    add("rr_max_Cuda/tessera", [gpu](benchmark::State& s) { tessera_rows(s, true, gpu); });
-    add("seg_sum_Cuda/tessera", [gpu](benchmark::State& s) { tessera_segments(s, gpu); });
+    add("rr_sum_Cuda/tessera/0", [gpu](benchmark::State& s) { tessera_rows(s, false, gpu); });
+    add("rr_max_Cuda/tessera/0", [gpu](benchmark::State& s) { tessera_rows(s, true, gpu); });
+    add("seg_sum_Cuda/tessera/0", [gpu](benchmark::State& s) { tessera_segments(s, gpu); });
   }
   return true;
 }();

@@ -56,16 +56,16 @@ void torch_segments(benchmark::State& state, bool index_add) {
 }
 
 const bool registered = [] {
-  benchmark::RegisterBenchmark("rr_sum/libtorch_segment_reduce", torch_rows, false)
+  benchmark::RegisterBenchmark("rr_sum/libtorch_segment_reduce/0", torch_rows, false)
       ->UseRealTime()
       ->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("rr_max/libtorch_segment_reduce", torch_rows, true)
+  benchmark::RegisterBenchmark("rr_max/libtorch_segment_reduce/0", torch_rows, true)
       ->UseRealTime()
       ->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("seg_sum/libtorch_index_add", torch_segments, true)
+  benchmark::RegisterBenchmark("seg_sum/libtorch_index_add/0", torch_segments, true)
       ->UseRealTime()
       ->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("seg_sum/libtorch_scatter_reduce", torch_segments, false)
+  benchmark::RegisterBenchmark("seg_sum/libtorch_scatter_reduce/0", torch_segments, false)
       ->UseRealTime()
       ->Unit(benchmark::kMillisecond);
   return true;

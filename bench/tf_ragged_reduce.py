@@ -46,9 +46,9 @@ def main():
     data = tf.constant(rng.random(10_000_000, dtype=np.float32))
     ids = tf.constant(rng.integers(0, 100_000, 10_000_000))
     cases = {
-        "rr_sum/tensorflow": lambda: tf.reduce_sum(r, axis=1),
-        "rr_max/tensorflow": lambda: tf.reduce_max(r, axis=1),
-        "seg_sum/tensorflow": lambda: tf.math.unsorted_segment_sum(data, ids, 100_000),
+        "rr_sum/tensorflow/0": lambda: tf.reduce_sum(r, axis=1),
+        "rr_max/tensorflow/0": lambda: tf.reduce_max(r, axis=1),
+        "seg_sum/tensorflow/0": lambda: tf.math.unsorted_segment_sum(data, ids, 100_000),
     }
     print(f"tensorflow {tf.__version__}, {args.threads} threads, {args.repeats} repeats")
     for name, fn in cases.items():

@@ -9,7 +9,7 @@ Timings are not CI material: run this by hand on a quiet machine, e.g.
     cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
           -DTESSERA_TORCH_ROOT=/tmp/venv-torch/lib/python3.11/site-packages/torch
     cmake --build build --target bench_expr bench_nonzero bench_searchsorted bench_scatter bench_ragged \
-        bench_ordering
+        bench_ordering bench_ragged_reduce
     OMP_WAIT_POLICY=passive /usr/bin/python3 tools/bench_report.py --build build
 
 Without TESSERA_TORCH_ROOT the libtorch peer is Debian's libtorch-dev (1.13) when installed.
@@ -39,6 +39,8 @@ BINARIES = [
     ("bench_scatter", "tensor_scatter_nd_*", "ops/scatter.md", "-.*Cuda.*", "case"),
     ("bench_ragged", "ragged::range", "ops/ragged.md", "-.*Cuda.*", "case"),
     ("bench_ordering", "sort / argsort / topk", "ops/ordering.md", "", "case"),
+    ("bench_ragged_reduce", "ragged and segment reductions", "ops/ragged.md", "-.*Cuda.*",
+     "case"),
 ]
 # Families whose third name component is an element count (the others index a case list).
 SIZE_FAMILIES = {"BM_FusedExpr", "BM_Broadcast", "BM_Transposed", "BM_SumProduct", "BM_Cast",
@@ -54,6 +56,9 @@ CASES = {
     "BM_Scatter": ["1e7 element updates into 1e6", "1e5 slice updates (64 wide), random",
                    "1e5 slice updates (64 wide), unique sorted"],
     "BM_RaggedRange": ["1e6 rows of 0-20 values", "10 rows of 1e6 values"],
+    "rr_sum": ["ragged::reduce_sum, 1e6 rows of 0-20 float32"],
+    "rr_max": ["ragged::reduce_max, 1e6 rows of 0-20 float32"],
+    "seg_sum": ["unsorted_segment_sum, 1e7 float32 into 1e5 segments"],
 }
 PEER_NOTES = {
     "torch": "libtorch (ATen, 2 threads)", "libtorch": "libtorch (ATen, 2 threads)",
