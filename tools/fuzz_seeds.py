@@ -316,14 +316,24 @@ def npy_seeds():
     return seeds
 
 
+def clear_generated(folder):
+    """Empties a seed folder of what this script wrote, keeping the hand-added `regression-*`
+    inputs (findings of earlier fuzz runs, committed beside the generated seeds)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for path in folder.iterdir():
+        if path.is_file() and not path.name.startswith("regression-"):
+            path.unlink()
+        elif path.is_dir():
+            shutil.rmtree(path)
+
+
 def main():
     try:
         npy = npy_seeds()
     except ImportError:
         print("npy: NumPy not found; tests/fuzz/seeds/npy left as it is")
     else:
-        shutil.rmtree(SEEDS / "npy", ignore_errors=True)
-        (SEEDS / "npy").mkdir(parents=True)
+        clear_generated(SEEDS / "npy")
         for s in npy:
             (SEEDS / "npy" / hashlib.sha1(s).hexdigest()).write_bytes(s)
         print(f"{'npy':13s} {len(npy):4d} seeds (files NumPy wrote)")
@@ -331,9 +341,7 @@ def main():
               for name in ("searchsorted", "nonzero", "scatter", "ragged")}
     targets = ("searchsorted", "bucketize", "nonzero", "scatter", "ragged")
     for target in targets:
-        out = SEEDS / target
-        shutil.rmtree(out, ignore_errors=True)
-        out.mkdir(parents=True)
+        clear_generated(SEEDS / target)
     counts = {}
     for target, source in (("searchsorted", golden["searchsorted"]["cases"]),
                            ("bucketize", golden["searchsorted"]["cases"]),
