@@ -216,6 +216,18 @@ def rows():
          instantiated("src/backend/host/ordering.cpp", "TESSERA_INSTANTIATE_ORDER_ROWS"),
          instantiated("src/backend/device/ordering.cu", "TESSERA_INSTANTIATE_ORDER_ROWS_CUDA"),
          "indices int64; stable; NaN the largest"),
+        ("`index` (index tensors, nonzero's tuple, masks), `masked_select`, `index_select`, "
+         "`gather`, `take`, `take_along_dim`, `gather_nd`, `cat`, `stack`, `index_put_`",
+         "ops/indexing.md",
+         instantiated("src/ops/indexing.cpp", "TESSERA_INSTANTIATE_INDEXING"),
+         instantiated("src/ops/indexing.cpp", "TESSERA_INSTANTIATE_INDEXING"),
+         "index tensors int32 or int64; one gather kernel per element width "
+         "(`src/backend/host/gather.cpp`, `src/backend/device/gather.cu`); `index_put_` on the "
+         "scatter engine"),
+        ("`masked_fill_`", "ops/indexing.md",
+         header_only("include/tessera/ops/indexing.hpp", "TESSERA_FOR_EACH_DTYPE"),
+         instantiated("src/backend/device/elementwise.cu", "TESSERA_INSTANTIATE_NODES"),
+         "an elementwise `where` written into the tensor"),
         ("`tensor_scatter_nd_{sub,add,update,min,max}` and `scatter_nd_*_`", "ops/scatter.md",
          instantiated("src/backend/host/scatter.cpp", "TESSERA_INSTANTIATE_SCATTER_HOST"),
          instantiated("src/backend/device/scatter.cu", "TESSERA_INSTANTIATE_SCATTER_CUDA"),

@@ -8,6 +8,7 @@
 #include "tessera/expr/evaluate.hpp"
 #include "tessera/expr/reduce.hpp"
 #include "tessera/expr/reduce_dims.hpp"
+#include "tessera/ops/indexing.hpp"
 #include "tessera/ops/nonzero.hpp"
 #include "tessera/ops/ordering.hpp"
 #include "tessera/ops/scatter.hpp"

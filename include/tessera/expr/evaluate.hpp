@@ -66,6 +66,20 @@ Tensor<T> materialize(const E& e) {
   return out;
 }
 
+/// The value of `e` as a tensor, for operations whose kernels take tensors: a Tensor<T> as is
+/// (a view stays a view: call contiguous() where the kernel needs it), any other expression
+/// evaluated once into a new tensor (fused on the host and in device-compiled units, node by
+/// node otherwise).
+template <class E>
+Tensor<typename std::remove_cvref_t<E>::value_type> tensor_of(const E& e) {
+  using T = typename std::remove_cvref_t<E>::value_type;
+  if constexpr (std::is_same_v<std::remove_cvref_t<E>, Tensor<T>>) {
+    return e;
+  } else {
+    return materialize<T>(e);
+  }
+}
+
 /// Writes `e` into `dst`'s elements when shape and device match (through a temporary when `e`
 /// reads dst's memory in another order), otherwise rebinds `dst` to a new tensor.
 template <class T, class E>

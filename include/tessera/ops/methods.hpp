@@ -6,6 +6,7 @@
 /// methods in `ops/<family>_methods.hpp` and defines them in `ops/<family>.hpp`; this list is
 /// the one place that names them all.
 
+#include "tessera/ops/indexing_methods.hpp"
 #include "tessera/ops/nonzero_methods.hpp"
 #include "tessera/ops/ordering_methods.hpp"
 #include "tessera/ops/reduce_methods.hpp"
@@ -20,6 +21,7 @@ struct OpMethods : NonzeroMethods<D>,
                    SearchSortedMethods<D>,
                    ScatterMethods<D>,
                    ReduceMethods<D>,
-                   OrderingMethods<D> {};
+                   OrderingMethods<D>,
+                   IndexingMethods<D> {};
 
 }  // namespace tessera

@@ -33,21 +33,6 @@ ValuesIndices<T> sort_tensor(const char* op, const Tensor<T>& x, std::int64_t di
 template <class T>
 ValuesIndices<T> topk_tensor(const Tensor<T>& x, std::int64_t k, std::int64_t dim, bool largest);
 
-inline namespace TESSERA_EVAL_NS {
-
-/// The input of an ordering operation as a tensor: a tensor as is, any other expression
-/// evaluated (fused on the host and in device-compiled units, node by node otherwise).
-template <class E>
-Tensor<typename std::remove_cvref_t<E>::value_type> ordering_input(const E& e) {
-  using T = typename std::remove_cvref_t<E>::value_type;
-  if constexpr (std::is_same_v<std::remove_cvref_t<E>, Tensor<T>>) {
-    return e;
-  } else {
-    return materialize<T>(e);
-  }
-}
-
-}  // namespace TESSERA_EVAL_NS
 }  // namespace detail
 
 inline namespace TESSERA_EVAL_NS {
@@ -62,14 +47,14 @@ template <Expression E>
 ValuesIndices<typename std::remove_cvref_t<E>::value_type> sort(const E& e, std::int64_t dim = -1,
                                                                 bool descending = false) {
   const detail::OpScope scope("sort");
-  return detail::sort_tensor("sort", detail::ordering_input(e), dim, descending, true);
+  return detail::sort_tensor("sort", detail::tensor_of(e), dim, descending, true);
 }
 
 /// The int64 positions that sort `e` along `dim` (the indices of ts::sort, stable).
 template <Expression E>
 Tensor<std::int64_t> argsort(const E& e, std::int64_t dim = -1, bool descending = false) {
   const detail::OpScope scope("argsort");
-  return detail::sort_tensor("argsort", detail::ordering_input(e), dim, descending, false).indices;
+  return detail::sort_tensor("argsort", detail::tensor_of(e), dim, descending, false).indices;
 }
 
 /// The `k` largest (largest = true) or smallest elements of `e` along `dim` and their int64
@@ -83,7 +68,7 @@ ValuesIndices<typename std::remove_cvref_t<E>::value_type> topk(const E& e, std:
                                                                 bool sorted = true) {
   (void)sorted;
   const detail::OpScope scope("topk");
-  return detail::topk_tensor(detail::ordering_input(e), k, dim, largest);
+  return detail::topk_tensor(detail::tensor_of(e), k, dim, largest);
 }
 /// @}
 

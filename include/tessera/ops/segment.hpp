@@ -51,12 +51,7 @@ auto run(const char* op, const E& data, const Tensor<Index>& segment_ids,
   static_assert(std::is_same_v<Index, std::int32_t> || std::is_same_v<Index, std::int64_t>,
                 "tessera::unsorted_segment_*: segment_ids must be Tensor<int32_t> or "
                 "Tensor<int64_t>");
-  Tensor<T> values;
-  if constexpr (std::is_same_v<E, Tensor<T>>) {
-    values = data.contiguous();
-  } else {
-    values = materialize<T>(data);
-  }
+  const Tensor<T> values = tensor_of(data).contiguous();
   if constexpr (std::is_same_v<Index, std::int64_t>) {
     return reduce<Id, T>(op, values, segment_ids.contiguous(), num_segments);
   } else {

@@ -46,12 +46,7 @@ template <SegmentId Id, class R>
 auto reduce_ragged(const char* op, const R& r, std::int64_t axis) {
   using T = typename R::value_type;
   using S = typename R::split_type;
-  Tensor<T> values;
-  if constexpr (std::is_same_v<std::remove_cvref_t<decltype(r.values())>, Tensor<T>>) {
-    values = r.values().contiguous();
-  } else {
-    values = materialize<T>(r.values());
-  }
+  const Tensor<T> values = tensor_of(r.values()).contiguous();
   if constexpr (std::is_same_v<S, std::int64_t>) {
     return reduce<Id, T>(op, values, r.row_splits(), axis);
   } else {
