@@ -191,8 +191,9 @@ def segment_rows():
          "ids int32 or int64; mean as ragged::reduce_mean"),
         ("`RaggedTensor::gather`, `RaggedTensor::from_tensor`, `ragged::boolean_mask`",
          "ops/ragged.md", (select[0], "`TESSERA_FOR_EACH_DTYPE` in `src/core/ragged_select.cpp`"),
-         (select[0], "the host code of `src/core/ragged_select.cpp` (one round trip)"),
-         "on a device: computed on the host, one copy each way"),
+         (select[0], "`src/core/ragged_select.cpp` on the gather kernel"),
+         "values gathered on the tensors' device; from_tensor(padding) finds the lengths on "
+         "the host"),
     ]
 
 

@@ -1,9 +1,10 @@
 // RaggedTensors built by selecting from others (TensorFlow semantics): rows picked by index
 // (`tf.gather`), a dense batch cut back into rows (`from_tensor` with lengths or padding), and
-// the masked entries of each row (`tf.ragged.boolean_mask`). The partition is computed on the
-// host from host copies of the small inputs; the values are copied row block by row block. On
-// a CUDA device the inputs come to the host and the result goes back (one round trip each way)
-// until these selections run on the gather kernel.
+// the masked entries of each row (`tf.ragged.boolean_mask`). The values move on the gather
+// kernel, on the tensors' device: the source position of every value comes from
+// `ragged::range` (rows [start, limit) of the source) or from `nonzero` (a mask), then
+// `index_select` copies. Only O(rows) inputs visit the host: from_tensor's lengths, and the
+// lengths that padding leaves (computed from a host copy of dense).
 
 #include <algorithm>
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include "tessera/core/error.hpp"
 #include "tessera/core/extent_product.hpp"
 #include "tessera/ragged/ragged_tensor.hpp"
+#include "tessera/ragged/range.hpp"
 #include "tessera/tensor.hpp"
 
 namespace tessera {
@@ -28,13 +30,6 @@ Shape values_shape(std::int64_t total, const Shape& shape, int lead) {
   std::vector<std::int64_t> dims{total};
   for (auto d = static_cast<std::size_t>(lead); d < shape.size(); ++d) dims.push_back(shape[d]);
   return Shape(dims.begin(), dims.end());
-}
-
-/// Copies entries [first, first + count) of `src` (entries of `inner` elements) to `dst`.
-template <class T>
-void copy_entries(const T* src, std::int64_t first, std::int64_t count, std::int64_t inner,
-                  T* dst) {
-  std::copy(src + first * inner, src + (first + count) * inner, dst);
 }
 
 /// ShapeError unless a dense batch has rows and columns.
@@ -66,25 +61,20 @@ RaggedTensor<T, S> RaggedTensor<T, S>::from_tensor(const Tensor<T>& dense,
                               dense.shape(), ", got ", lengths.shape());
   }
   check_same_device(op, "lengths", lengths.device(), dense.device());
-  const std::vector<S> len = lengths.to_vector();
-  std::vector<S> splits(static_cast<std::size_t>(nrows) + 1, S(0));
+  const std::vector<S> len = lengths.to_vector();  // O(rows): checked, and the rows' bounds
+  std::vector<S> starts(len.size()), limits(len.size());
   for (std::size_t i = 0; i < len.size(); ++i) {
     if (len[i] < 0 || static_cast<std::int64_t>(len[i]) > width) {
       detail::raise<ValueError>(op, "lengths[", i, "] = ", static_cast<std::int64_t>(len[i]),
                                 " is not in [0, ", width, "] (the width of dense)");
     }
-    splits[i + 1] = static_cast<S>(splits[i] + len[i]);
+    starts[i] = static_cast<S>(static_cast<std::int64_t>(i) * width);
+    limits[i] = static_cast<S>(starts[i] + len[i]);
   }
-  const std::int64_t inner = inner_of(dense.shape(), 2);
-  const Tensor<T> src = dense.contiguous().cpu();
-  Tensor<T> values = Tensor<T>::empty(values_shape(splits.back(), dense.shape(), 2));
-  T* out = values.data();
-  for (std::int64_t i = 0; i < nrows; ++i) {
-    const auto n = static_cast<std::int64_t>(len[static_cast<std::size_t>(i)]);
-    copy_entries(src.data(), i * width, n, inner,
-                 out + splits[static_cast<std::size_t>(i)] * inner);
-  }
-  return RaggedTensor(values.to(dense.device()), Tensor<S>::from_vector(splits, dense.device()));
+  const auto positions = ragged::range<S, S>(Tensor<S>::from_vector(starts, dense.device()),
+                                             Tensor<S>::from_vector(limits, dense.device()));
+  const Tensor<T> entries = dense.reshape(values_shape(nrows * width, dense.shape(), 2));
+  return RaggedTensor(entries.index_select(0, positions.values()), positions.row_splits());
 }
 
 template <class T, class S>
@@ -119,28 +109,24 @@ RaggedTensor<T, S> RaggedTensor<T, S>::gather_rows(const Tensor<I>& rows) const 
     detail::raise<ShapeError>(op, "rows must be 1-d, got shape ", rows.shape());
   }
   check_same_device(op, "rows", rows.device(), device());
-  const std::vector<I> picked = rows.to_vector();
-  const std::vector<S> splits = row_splits_.to_vector();
   const std::int64_t n = nrows();
-  std::vector<S> out_splits{S(0)};
-  out_splits.reserve(picked.size() + 1);
-  for (std::size_t k = 0; k < picked.size(); ++k) {
-    const auto row = static_cast<std::int64_t>(picked[k]);
-    if (row < 0 || row >= n) {
-      detail::raise<IndexError>(op, "rows[", k, "] = ", row, " is not in [0, ", n, ")");
+  Tensor<S> starts, limits;
+  try {
+    starts = row_splits_.slice(0, 0, n).index_select(0, rows);
+    limits = row_splits_.slice(0, 1, n + 1).index_select(0, rows);
+  } catch (const IndexError&) {  // TF's words: which entry of rows, and the range
+    const std::vector<I> picked = rows.to_vector();
+    for (std::size_t k = 0; k < picked.size(); ++k) {
+      const auto row = static_cast<std::int64_t>(picked[k]);
+      if (row < 0 || row >= n) {
+        detail::raise<IndexError>(op, "rows[", k, "] = ", row, " is not in [0, ", n, ")");
+      }
     }
-    const auto r = static_cast<std::size_t>(row);
-    out_splits.push_back(static_cast<S>(out_splits.back() + (splits[r + 1] - splits[r])));
+    throw;
   }
-  const std::int64_t inner = inner_of(values_.shape(), 1);
-  const Tensor<T> src = values_.contiguous().cpu();
-  Tensor<T> values = Tensor<T>::empty(values_shape(out_splits.back(), values_.shape(), 1));
-  for (std::size_t k = 0; k < picked.size(); ++k) {
-    const auto r = static_cast<std::size_t>(picked[k]);
-    copy_entries(src.data(), splits[r], splits[r + 1] - splits[r], inner,
-                 values.data() + out_splits[k] * inner);
-  }
-  return RaggedTensor(values.to(device()), Tensor<S>::from_vector(out_splits, device()));
+  // Row k of the result holds the source positions [splits[rows[k]], splits[rows[k] + 1]).
+  const auto positions = ragged::range<S, S>(starts, limits);
+  return RaggedTensor(values_.index_select(0, positions.values()), positions.row_splits());
 }
 
 template <class T, class S>
@@ -167,24 +153,12 @@ RaggedTensor<T> boolean_mask(const Tensor<T>& x, const Tensor<bool>& mask) {
   check_same_device(op, "mask", mask.device(), x.device());
   const std::int64_t nrows = x.size(0);
   const std::int64_t width = x.size(1);
-  const std::int64_t inner = inner_of(x.shape(), 2);
-  const std::vector<bool> keep = mask.to_vector();
-  std::vector<std::int64_t> splits{0};
-  splits.reserve(static_cast<std::size_t>(nrows) + 1);
-  std::int64_t total = 0;
-  for (std::int64_t i = 0; i < nrows; ++i) {
-    for (std::int64_t j = 0; j < width; ++j) total += keep[static_cast<std::size_t>(i * width + j)];
-    splits.push_back(total);
-  }
-  const Tensor<T> src = x.contiguous().cpu();
-  Tensor<T> values = Tensor<T>::empty(values_shape(total, x.shape(), 2));
-  std::int64_t at = 0;
-  for (std::int64_t e = 0; e < nrows * width; ++e) {
-    if (keep[static_cast<std::size_t>(e)])
-      copy_entries(src.data(), e, 1, inner, values.data() + at++ * inner);
-  }
-  return RaggedTensor<T>::from_row_splits(
-      values.to(x.device()), Tensor<std::int64_t>::from_vector(splits, x.device()), false);
+  // The kept entries' flat positions (row-major), then each row's count, summed up.
+  const Tensor<std::int64_t> positions = mask.reshape({-1}).nonzero().select(1, 0);
+  const Tensor<std::int64_t> ends = count_nonzero(mask, {1}).cumsum(0);
+  const Tensor<std::int64_t> splits = cat({Tensor<std::int64_t>::zeros({1}, x.device()), ends});
+  const Tensor<T> entries = x.reshape(values_shape(nrows * width, x.shape(), 2));
+  return RaggedTensor<T>::from_row_splits(entries.index_select(0, positions), splits, false);
 }
 
 #define TESSERA_INSTANTIATE_BOOLEAN_MASK(T) \
