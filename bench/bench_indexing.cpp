@@ -33,7 +33,8 @@ void tessera_indexing(benchmark::State& state) {
   } else {
     const auto x = ts::Tensor<float>::from_vector(bench::random_floats(ix::kRows * ix::kCols, 1),
                                                   {ix::kRows, ix::kCols});
-    const auto rows = ts::Tensor<std::int64_t>::from_vector(ix::random_entries(ix::kRows, ix::kRows, 2));
+    const auto rows =
+        ts::Tensor<std::int64_t>::from_vector(ix::random_entries(ix::kRows, ix::kRows, 2));
     const auto cols = ts::Tensor<std::int64_t>::from_vector(
         ix::random_entries(ix::kRows * ix::kCols, ix::kCols, 5), {ix::kRows, ix::kCols});
     const auto pairs = ts::Tensor<std::int64_t>::from_vector(ix::pairs(), {ix::kRows, 2});

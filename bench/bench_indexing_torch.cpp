@@ -34,7 +34,8 @@ void torch_indexing(benchmark::State& state) {
       at::Tensor r;
       if (c == 0) {
         const auto nz = at::nonzero_numpy(x);
-        r = x.index(c10::List<std::optional<at::Tensor>>(std::vector<std::optional<at::Tensor>>(nz.begin(), nz.end())));
+        r = x.index(c10::List<std::optional<at::Tensor>>(
+            std::vector<std::optional<at::Tensor>>(nz.begin(), nz.end())));
       } else {
         r = at::masked_select(x, mask);
       }

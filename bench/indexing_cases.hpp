@@ -25,9 +25,9 @@ inline const std::vector<std::string>& cases() {
   return c;
 }
 
-inline constexpr std::int64_t kSide = 4000;      ///< the masked matrix's side
-inline constexpr std::int64_t kRows = 1000000;   ///< rows of the gathered matrix
-inline constexpr std::int64_t kCols = 16;        ///< its columns
+inline constexpr std::int64_t kSide = 4000;     ///< the masked matrix's side
+inline constexpr std::int64_t kRows = 1000000;  ///< rows of the gathered matrix
+inline constexpr std::int64_t kCols = 16;       ///< its columns
 
 /// The 4000 x 4000 matrix with half its elements zero (uniform in [-1, 1), negatives zeroed).
 inline std::vector<float> half_zero() {

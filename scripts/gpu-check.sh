@@ -131,7 +131,7 @@ host_scaling() {  # host_scaling BUILD OUT
   for threads in 1 2 4 8 16; do
     for bench in "$build"/bench/bench_expr "$build"/bench/bench_nonzero \
       "$build"/bench/bench_scatter "$build"/bench/bench_searchsorted \
-      "$build"/bench/bench_ragged_reduce; do
+      "$build"/bench/bench_ragged_reduce "$build"/bench/bench_indexing; do
       [[ -x $bench ]] || continue
       name=$(basename "$bench")
       OMP_NUM_THREADS=$threads TESSERA_BENCH_TORCH_THREADS=$threads "$bench" \

@@ -590,4 +590,8 @@ TEST_P(Indexing, ContractSpellings) {
   expect_tensor((x * 2.0f + 1.0f).index_select(1, idx), {2, 2}, {3, 3, 7, 7}, "expression");
   expect_tensor(ts::take_along_dim(x, ts::Tensor<std::int64_t>::from_vector({5, -6}, device())),
                 {2}, {0, 0}, "flat take_along_dim");
+  // Masks may be bool expressions, evaluated once: x[x > 1], masked_select(x > 1).
+  expect_tensor(x.index(x > 1.0f), {2}, {2, 3}, "x[x > 1]");
+  expect_tensor(ts::index(x * 2.0f, x > 1.0f), {2}, {4, 6}, "(x * 2)[x > 1]");
+  expect_tensor(x.masked_select(x.select(0, 0) < 0.5f), {4}, {0, 0, 2, 0}, "masked_select(expr)");
 }

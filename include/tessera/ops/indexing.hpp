@@ -123,12 +123,21 @@ requires(!std::is_same_v<I, bool>) Tensor<typename E::value_type> index(const E&
   return detail::index_tensors(detail::tensor_of(x), std::vector<Tensor<I>>{idx});
 }
 
-/// The elements of `x` where `mask` is true, in row-major order, as a 1-D tensor; x and mask
-/// broadcast together (PyTorch's masked_select). Waits for a device to learn the count.
-template <Expression E>
-Tensor<typename E::value_type> masked_select(const E& x, const Tensor<bool>& mask) {
+/// `x[mask]` with a bool expression (`x[x > 0]`): the mask is evaluated once.
+template <Expression E, detail::MaskExpression M>
+requires(!std::is_same_v<M, Tensor<bool>>) Tensor<typename E::value_type> index(const E& x,
+                                                                                const M& mask) {
+  const detail::OpScope scope("index");
+  return detail::index_mask(detail::tensor_of(x), detail::tensor_of(mask));
+}
+
+/// The elements of `x` where `mask` (a bool tensor or expression) is true, in row-major order,
+/// as a 1-D tensor; x and mask broadcast together (PyTorch's masked_select). Waits for a
+/// device to learn the count.
+template <Expression E, detail::MaskExpression M>
+Tensor<typename E::value_type> masked_select(const E& x, const M& mask) {
   const detail::OpScope scope("masked_select");
-  return detail::masked_select_tensor(detail::tensor_of(x), mask);
+  return detail::masked_select_tensor(detail::tensor_of(x), detail::tensor_of(mask));
 }
 
 /// The slices of `x` that the 1-D (or 0-d) `index` names along `dim`, in that order: the
@@ -255,8 +264,13 @@ auto IndexingMethods<D>::index(const Tensor<I>& index_or_mask) const {
   }
 }
 template <class D>
-template <class Abi>
-auto IndexingMethods<D>::masked_select(const Tensor<bool>& mask) const {
+template <detail::MaskExpression M, class Abi>
+auto IndexingMethods<D>::index(const M& mask) const {
+  return tessera::index(self(), mask);
+}
+template <class D>
+template <class M, class Abi>
+auto IndexingMethods<D>::masked_select(const M& mask) const {
   return tessera::masked_select(self(), mask);
 }
 template <class D>

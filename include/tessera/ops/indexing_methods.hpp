@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <type_traits>
 #include <vector>
 
 #include "tessera/core/macros.hpp"
@@ -15,7 +16,16 @@ namespace tessera {
 
 template <class T>
 class Tensor;
+template <class Derived>
+struct Expr;
 struct GatherNdOptions;
+
+namespace detail {
+/// A bool expression other than a tensor (`x > 0`): a mask that is evaluated once.
+template <class M>
+concept MaskExpression =
+    std::is_base_of_v<Expr<M>, M> && std::is_same_v<typename M::value_type, bool>;
+}  // namespace detail
 
 /// The indexing operations as methods; each is the free function of the same name applied to
 /// this expression (tessera/ops/indexing.hpp documents them). Index tensors are int64 or int32.
@@ -32,9 +42,13 @@ struct IndexingMethods {
   /// (`x[mask]`: shape (count, rest...)).
   template <class I, class Abi = detail::EvalAbi>
   auto index(const Tensor<I>& index_or_mask) const;
-  /// ts::masked_select(*this, mask): the elements where the (broadcast) mask is true, 1-D.
-  template <class Abi = detail::EvalAbi>
-  auto masked_select(const Tensor<bool>& mask) const;
+  /// `x[mask]` with a bool expression as the mask: `x.index(x > 0)`.
+  template <detail::MaskExpression M, class Abi = detail::EvalAbi>
+  auto index(const M& mask) const;
+  /// ts::masked_select(*this, mask): the elements where the (broadcast) mask is true, 1-D;
+  /// the mask a bool tensor or expression (`x.masked_select(x > 0)`).
+  template <class M, class Abi = detail::EvalAbi>
+  auto masked_select(const M& mask) const;
   /// ts::index_select(*this, dim, index): the slices `index` names along `dim`.
   template <class I, class Abi = detail::EvalAbi>
   auto index_select(std::int64_t dim, const Tensor<I>& index) const;
