@@ -36,7 +36,7 @@ class Storage {
   long use_count() const noexcept { return data_.use_count(); }
   /// True for memory tessera did not allocate (adopt: `from_blob`, `from_dlpack`), which
   /// something outside tessera may still read or write: such memory is never taken over by
-  /// an rvalue's `tensor_scatter_nd_*` (docs/ops/scatter.md#storage-reuse).
+  /// an rvalue's `tensor_scatter_nd_*` (docs/ops/scatter.md, "Storage reuse").
   bool is_external() const noexcept { return external_; }
 
  private:

@@ -32,7 +32,7 @@ struct ScatterMethods<Tensor<T>> {
   /// (`std::move(t).tensor_scatter_nd_add(i, u)`, `Tensor<T>::zeros(n).tensor_scatter_nd_add(i,
   /// u)`), the result reuses the tensor's memory when tessera allocated it, no other handle,
   /// view, expression or DLPack export holds it, and the tensor is contiguous and covers it
-  /// (docs/ops/scatter.md#storage-reuse); otherwise it is copied as for an lvalue.
+  /// (docs/ops/scatter.md, "Storage reuse"); otherwise it is copied as for an lvalue.
   /// @{
 
   /// A copy of this tensor with `updates` subtracted at `indices`.
