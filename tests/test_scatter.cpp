@@ -534,8 +534,9 @@ TEST_P(ScatterReuse, ErrorLeavesTheRvalueUnwritten) {
   }
 }
 
-// A temporary (`Tensor::zeros(...).tensor_scatter_nd_add(...)`) costs one tensor of memory,
-// the copying form two (tessera's allocation counter, beyond what existed before).
+// A temporary (`Tensor::zeros(...).tensor_scatter_nd_add(...)`, an evaluated expression) costs
+// one tensor of memory, the copying form two (tessera's allocation counter, beyond what existed
+// before).
 TEST_P(ScatterReuse, TemporaryIsScatteredWithoutASecondTensor) {
   const auto dev = device();
   const std::int64_t size = std::int64_t{1} << 20;
@@ -557,9 +558,14 @@ TEST_P(ScatterReuse, TemporaryIsScatteredWithoutASecondTensor) {
     const auto z = Tensor<float>::zeros({size}, dev);
     return z.tensor_scatter_nd_add(i, u);
   });
+  // An expression evaluated into a tensor is scattered into where it was evaluated.
+  const auto ones = Tensor<float>::ones({size}, dev);
+  const std::size_t evaluated =
+      peak_of([&] { return Tensor<float>(ones * 2.0f).tensor_scatter_nd_add(i, u); });
   EXPECT_GE(reused, bytes);
   EXPECT_LT(reused, bytes + bytes / 2) << "the temporary was copied";
   EXPECT_GE(copied, 2 * bytes);
+  EXPECT_LT(evaluated, bytes + bytes / 2) << "the evaluated expression was copied";
 }
 
 }  // namespace
