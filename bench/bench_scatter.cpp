@@ -3,6 +3,10 @@
 // and libtorch (bench_scatter_torch.cpp, when found), on the cases of scatter_cases.hpp.
 // BM_Scatter/<peer>/<case>: 0 = 1e7 element updates into 1e6, 1 = 1e5 random rows of 64,
 // 2 = 1e5 unique sorted rows of 64. BM_ScatterCuda/tessera[_deterministic]/<case> on a GPU.
+// BM_ScatterReuse/<peer>/0: zeros(2^24).tensor_scatter_nd_add of 1e6 updates, the zeros a
+// temporary whose memory the result takes over (tessera) or held by a second handle, so that
+// the scatter copies it (tessera_copy); counter peak_tensors: the peak tessera memory of one
+// call (zeros included) beyond what existed before, in tensors of 2^24 floats.
 
 #include <benchmark/benchmark.h>
 
@@ -94,6 +98,32 @@ void tessera_cuda(benchmark::State& state, bool deterministic) {
   bench::set_scatter_counters(state, c);
 }
 
+/// zeros(2^24).tensor_scatter_nd_add(indices, updates): `reuse` on the temporary itself, else
+/// through a second handle (the copying form). Peak memory from one call outside the loop.
+void tessera_reuse(benchmark::State& state, bool reuse) {
+  const auto indices =
+      ts::Tensor<std::int64_t>::from_vector(bench::reuse_indices(), {bench::kReuseRows, 1});
+  const auto updates = ts::Tensor<float>::from_vector(bench::random_floats(bench::kReuseRows, 7));
+  const auto run = [&] {
+    if (reuse) {
+      return ts::Tensor<float>::zeros({bench::kReuseSize}).tensor_scatter_nd_add(indices, updates);
+    }
+    const auto zeros = ts::Tensor<float>::zeros({bench::kReuseSize});
+    return zeros.tensor_scatter_nd_add(indices, updates);
+  };
+  const auto cpu = ts::Device::cpu();
+  ts::reset_peak_memory_stats(cpu);
+  const auto before = ts::memory_stats(cpu).current_bytes;
+  (void)run();
+  const double extra = static_cast<double>(ts::memory_stats(cpu).peak_bytes - before);
+  state.counters["peak_tensors"] = extra / (static_cast<double>(bench::kReuseSize) * sizeof(float));
+  for (auto _ : state) {
+    auto out = run();
+    benchmark::DoNotOptimize(out.data());
+  }
+  bench::set_counters(state, bench::kReuseRows, bench::kReuseRows * (4 + 8 + 4));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -101,6 +131,13 @@ int main(int argc, char** argv) {
   bench::register_scatter_cases("BM_Scatter", "tessera_copy", tessera_copy);
   bench::register_scatter_cases("BM_Scatter", "serial", serial_loop);
   bench::register_scatter_cases("BM_Scatter", "memcpy", memcpy_updates);
+  for (const bool reuse : {true, false}) {
+    benchmark::RegisterBenchmark(reuse ? "BM_ScatterReuse/tessera" : "BM_ScatterReuse/tessera_copy",
+                                 [reuse](benchmark::State& s) { tessera_reuse(s, reuse); })
+        ->Arg(0)
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
+  }
   if (ts::cuda_available()) {
     bench::register_scatter_cases("BM_ScatterCuda", "tessera",
                                   [](benchmark::State& s) { tessera_cuda(s, false); });

@@ -50,6 +50,19 @@ inline std::vector<float> scatter_tensor(const ScatterCase& c) {
   return random_floats(c.slices * c.width, 9);
 }
 
+/// The reuse case (issue 35): 1e6 element updates (random, duplicates included) added into
+/// a fresh float32 tensor of 2^24 zeros, as a histogram is built.
+inline constexpr std::int64_t kReuseSize = std::int64_t{1} << 24;
+inline constexpr std::int64_t kReuseRows = 1'000'000;
+
+inline std::vector<std::int64_t> reuse_indices() {
+  std::mt19937_64 gen(42);
+  std::uniform_int_distribution<std::int64_t> dist(0, kReuseSize - 1);
+  std::vector<std::int64_t> idx(static_cast<std::size_t>(kReuseRows));
+  for (auto& i : idx) i = dist(gen);
+  return idx;
+}
+
 /// items = update elements; bytes = updates + indices read once, touched elements written.
 inline void set_scatter_counters(benchmark::State& state, const ScatterCase& c) {
   set_counters(state, c.rows * c.width, c.rows * c.width * 4 + c.rows * 8 + c.rows * c.width * 4);

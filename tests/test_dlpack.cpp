@@ -268,3 +268,36 @@ TEST(DLPack, RaggedTravelsAsValuesAndRowSplits) {
   }));
   EXPECT_EQ(deletions, 2);
 }
+
+// tensor_scatter_nd_* on an rvalue never writes memory a capsule lends (SPEC "Scatter reuse"):
+// an exported tensor moved into the scatter is copied (the capsule still holds it), and so is
+// an imported one, the only tessera handle of memory another framework owns.
+class DLPackScatter : public tessera_test::OnEachDevice {};
+TESSERA_INSTANTIATE_ON_EACH_DEVICE(DLPackScatter);
+
+TEST_P(DLPackScatter, RvalueScatterCopiesLentOrBorrowedMemory) {
+  const auto dev = device();
+  const auto values = iota_values<float>(6);
+  const auto i = ts::tensor<std::int64_t>({{1}, {4}}, dev);
+  const auto u = ts::tensor<float>({10, 20}, dev);
+  const std::vector<float> expected{0, 11, 2, 3, 24, 5};
+
+  auto exported = ts::Tensor<float>::from_vector(values, dev);
+  DLManagedTensor* m = exported.to_dlpack();
+  const float* lent = exported.data_ptr();
+  const auto h = std::move(exported).tensor_scatter_nd_add(i, u);
+  EXPECT_NE(h.data_ptr(), lent);
+  EXPECT_EQ(h.to_vector(), expected);
+  const auto through_capsule = ts::from_dlpack<float>(m);
+  EXPECT_EQ(through_capsule.data_ptr(), lent);
+  EXPECT_EQ(through_capsule.to_vector(), values);
+
+  const auto owner = ts::Tensor<float>::from_vector(values, dev);
+  auto imported = ts::from_dlpack<float>(owner.to_dlpack());
+  ASSERT_EQ(imported.storage().use_count(), 1);
+  const float* borrowed = imported.data_ptr();
+  const auto g = std::move(imported).tensor_scatter_nd_add(i, u);
+  EXPECT_NE(g.data_ptr(), borrowed);
+  EXPECT_EQ(g.to_vector(), expected);
+  EXPECT_EQ(owner.to_vector(), values);
+}

@@ -2,7 +2,8 @@
 // (tests/data/scatter_golden.json, written by tools/golden/gen_scatter.py) and against a plain
 // sequential loop over random shapes, dtypes, index types, layouts and devices (the reference
 // loop is tests/support/scatter_reference.hpp; argument errors are in test_scatter_errors.cpp,
-// the host's parallel schedules in test_scatter_schedules.cpp).
+// the host's parallel schedules in test_scatter_schedules.cpp), and the reuse of an rvalue's
+// memory (SPEC "Scatter reuse"; the DLPack cases are in test_dlpack.cpp).
 
 #include <gtest/gtest.h>
 
@@ -13,6 +14,7 @@
 #include <random>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "support/golden.hpp"
@@ -337,6 +339,233 @@ TEST(ScatterAliasing, UpdatesReadingTheTensorSeeItsOldValues) {
     t2.scatter_nd_add_(i, t2.slice(0, 0, 5) * 1);
     EXPECT_EQ(t2.to_vector(), expected);
   }
+}
+
+// ---- storage reuse: an rvalue's memory becomes the result (SPEC "Scatter reuse") -------------
+
+/// How the family is spelled on an rvalue.
+enum class Form { Method, MethodWithOptions, Free };
+
+/// The family on an rvalue by run-time op and spelling; Form::Method ignores `o`.
+template <class T, class Index, class U>
+Tensor<T> call_moved(Op op, Form form, Tensor<T>&& t, const Tensor<Index>& i, const U& u,
+                     const ts::ScatterOptions& o) {
+  const bool method = form == Form::Method;
+  const bool free = form == Form::Free;
+  switch (op) {
+    case Op::Sub:
+      return method ? std::move(t).tensor_scatter_nd_sub(i, u)
+             : free ? ts::tensor_scatter_nd_sub(std::move(t), i, u, o)
+                    : std::move(t).tensor_scatter_nd_sub(i, u, o);
+    case Op::Add:
+      return method ? std::move(t).tensor_scatter_nd_add(i, u)
+             : free ? ts::tensor_scatter_nd_add(std::move(t), i, u, o)
+                    : std::move(t).tensor_scatter_nd_add(i, u, o);
+    case Op::Update:
+      return method ? std::move(t).tensor_scatter_nd_update(i, u)
+             : free ? ts::tensor_scatter_nd_update(std::move(t), i, u, o)
+                    : std::move(t).tensor_scatter_nd_update(i, u, o);
+    case Op::Min:
+      return method ? std::move(t).tensor_scatter_nd_min(i, u)
+             : free ? ts::tensor_scatter_nd_min(std::move(t), i, u, o)
+                    : std::move(t).tensor_scatter_nd_min(i, u, o);
+    case Op::Max:
+      break;
+  }
+  return method ? std::move(t).tensor_scatter_nd_max(i, u)
+         : free ? ts::tensor_scatter_nd_max(std::move(t), i, u, o)
+                : std::move(t).tensor_scatter_nd_max(i, u, o);
+}
+
+constexpr Form kForms[] = {Form::Method, Form::MethodWithOptions, Form::Free};
+
+class ScatterReuse : public tessera_test::OnEachDevice {};
+TESSERA_INSTANTIATE_ON_EACH_DEVICE(ScatterReuse);
+
+// The only handle of a tensor tessera allocated, moved into the scatter: the result is that
+// memory (same data_ptr), with the copying form's values; the moved-from handle is left empty.
+template <class T>
+void check_reuses(ts::Device device) {
+  std::mt19937_64 rng(19);
+  const ts::ScatterOptions o{.deterministic = true};
+  for (int trial = 0; trial < 8; ++trial) {
+    const Problem p = random_problem(rng);
+    const auto values = tessera_test::random_values<T>(p.shape.numel(), rng);
+    const auto u = Tensor<T>::from_vector(
+        tessera_test::random_values<T>(p.updates_shape.numel(), rng), p.updates_shape, device);
+    const auto i = indices_tensor<std::int64_t>(p, device);
+    for (Op op : kOps) {
+      for (Form form : kForms) {
+        SCOPED_TRACE(std::string(op_name(op)) + " form " + std::to_string(static_cast<int>(form)) +
+                     " shape " + p.shape.str() + " indices " + p.indices_shape.str());
+        auto t = Tensor<T>::from_vector(values, p.shape, device);
+        const auto expected = call(op, t, i, u, o).to_vector();
+        ASSERT_EQ(t.storage().use_count(), 1);
+        const T* before = t.data_ptr();
+        const auto h = call_moved(op, form, std::move(t), i, u, o);
+        EXPECT_EQ(h.data_ptr(), before) << "copied";
+        EXPECT_EQ(t.numel(), 0);  // NOLINT(bugprone-use-after-move): released on success
+        // Values are multiples of 1/4: sums are exact in any order, atomics included.
+        EXPECT_TRUE(same_bits(h.to_vector(), expected));
+      }
+    }
+  }
+}
+
+TEST_P(ScatterReuse, OnlyHandleMovedInIsWrittenInPlace) {
+  check_reuses<float>(device());
+  check_reuses<std::int32_t>(device());
+}
+
+// Updates that are the moved tensor itself are read as they were before the call.
+TEST_P(ScatterReuse, UpdatesReadingTheRvalueSeeItsOldValues) {
+  auto t = ts::tensor<std::int32_t>({1, 2, 3, 4, 5, 6}, device());
+  const auto i = ts::tensor<std::int64_t>({{5}, {4}, {3}, {2}, {1}, {0}}, device());
+  const auto expected = t.tensor_scatter_nd_add(i, t).to_vector();
+  const auto* before = t.data_ptr();
+  const auto h = std::move(t).tensor_scatter_nd_add(i, t);  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(h.data_ptr(), before);
+  EXPECT_EQ(h.to_vector(), expected);
+  EXPECT_EQ(expected, (std::vector<std::int32_t>{7, 7, 7, 7, 7, 7}));
+}
+
+// Memory that something else can see is never written: another handle, a view, an expression,
+// memory tessera did not allocate (from_blob, borrowed or adopted), a strided, offset or partial
+// view as the only handle. Each copies (a new data_ptr); the rvalue and every other holder keep
+// their values.
+TEST_P(ScatterReuse, SharedStridedOrExternalMemoryIsCopied) {
+  const auto dev = device();
+  using I32 = std::int32_t;
+  const auto seq = [&](const ts::Shape& shape) {
+    return Tensor<I32>::from_vector(tessera_test::iota_values<I32>(shape.numel()), shape, dev);
+  };
+  const auto i = ts::tensor<std::int64_t>({{1}, {0}, {1}}, dev);
+  // Updates that change what they touch, for every op (min included).
+  const auto updates_for = [&](Op op) {
+    return Tensor<I32>::full({3, 2}, op == Op::Min ? -100 : 100, dev);
+  };
+  // `t` (moved in), `other` (another holder of its memory, or an empty tensor), and the owners
+  // of t's storage (1: only the rule on layout or provenance keeps it from being reused).
+  struct Setup {
+    std::string name;
+    Tensor<I32> t;
+    Tensor<I32> other;
+    long owners = 1;
+  };
+  const auto setups = [&] {
+    std::vector<Setup> out;
+    auto shared = seq({6, 2});
+    auto handle = shared;
+    out.push_back({"another handle", std::move(shared), std::move(handle), 2});
+    auto viewed = seq({6, 2});
+    auto view = viewed.slice(0, 1, 3);
+    out.push_back({"a view", std::move(viewed), std::move(view), 2});
+    out.push_back({"transposed", seq({2, 6}).transpose(0, 1), {}});
+    out.push_back({"offset", seq({7, 2}).slice(0, 1), {}});
+    out.push_back({"part of its storage", seq({8, 2}).slice(0, 0, 6), {}});
+    auto owner = seq({6, 2});
+    auto borrowed = Tensor<I32>::from_blob(owner.data(), {6, 2}, dev);
+    out.push_back({"from_blob, borrowed", std::move(borrowed), std::move(owner)});
+    if (dev.is_cpu()) {
+      auto* raw = new I32[12];
+      const auto v = tessera_test::iota_values<I32>(12);
+      std::copy(v.begin(), v.end(), raw);
+      out.push_back({"from_blob, adopted",
+                     Tensor<I32>::from_blob(raw, {6, 2}, dev, [](I32* q) { delete[] q; }),
+                     {}});
+    }
+    return out;
+  };
+  for (Op op : kOps) {
+    for (auto& s : setups()) {
+      SCOPED_TRACE(std::string(op_name(op)) + ": " + s.name);
+      const auto u = updates_for(op);
+      ASSERT_EQ(s.t.storage().use_count(), s.owners);
+      const auto before_t = s.t.to_vector();
+      const auto before_other = s.other.to_vector();
+      const auto expected = call(op, s.t, i, u).to_vector();
+      const auto* p = s.t.data_ptr();
+      const auto h = call_moved(op, Form::Method, std::move(s.t), i, u, {});
+      EXPECT_NE(h.data_ptr(), p) << "wrote into memory it may not reuse";
+      EXPECT_EQ(h.to_vector(), expected);
+      // Not moved from: the copying path leaves the rvalue as it was.
+      EXPECT_EQ(s.t.to_vector(), before_t);  // NOLINT(bugprone-use-after-move)
+      EXPECT_EQ(s.other.to_vector(), before_other);
+    }
+  }
+  // An expression holding the tensor.
+  auto t = seq({6, 2});
+  const auto e = t * 1;
+  const auto* p = t.data_ptr();
+  const auto h = std::move(t).tensor_scatter_nd_update(i, updates_for(Op::Update));
+  EXPECT_NE(h.data_ptr(), p);
+  EXPECT_EQ(Tensor<I32>(e).to_vector(), tessera_test::iota_values<I32>(12));
+}
+
+// An rvalue call that throws writes nothing and leaves the rvalue as it was (not moved from):
+// a bad index at the end (checked before any write, also by the parallel schedules), and
+// updates of the wrong shape.
+TEST_P(ScatterReuse, ErrorLeavesTheRvalueUnwritten) {
+  const auto dev = device();
+  const std::int64_t size = 70001;
+  const std::int64_t n = 300000;  // several blocks of the bounds check and of the filing
+  std::vector<std::int64_t> idx(static_cast<std::size_t>(n));
+  for (std::int64_t r = 0; r < n; ++r) idx[static_cast<std::size_t>(r)] = r * 7 % size;
+  idx.back() = size;
+  const auto bad = Tensor<std::int64_t>::from_vector(idx, {n, 1}, dev);
+  const auto u = Tensor<float>::ones({n}, dev);
+  std::vector<float> values(static_cast<std::size_t>(size));
+  for (std::int64_t j = 0; j < size; ++j) values[static_cast<std::size_t>(j)] = float(j % 13);
+  for (Op op : kOps) {
+    for (Form form : kForms) {
+      SCOPED_TRACE(std::string(op_name(op)) + " form " + std::to_string(static_cast<int>(form)));
+      auto t = Tensor<float>::from_vector(values, {size}, dev);
+      const auto* p = t.data_ptr();
+      ASSERT_EQ(t.storage().use_count(), 1);  // the reusing path: nothing else holds it
+      EXPECT_THROW((void)call_moved(op, form, std::move(t), bad, u, {.deterministic = true}),
+                   ts::IndexError);
+      EXPECT_EQ(t.data_ptr(), p);  // NOLINT(bugprone-use-after-move): not moved from
+      EXPECT_TRUE(same_bits(t.to_vector(), values));
+      EXPECT_THROW(
+          (void)call_moved(op, form, std::move(t), bad, Tensor<float>::ones({n - 1}, dev), {}),
+          ts::ShapeError);
+      EXPECT_TRUE(same_bits(t.to_vector(), values));  // NOLINT(bugprone-use-after-move)
+    }
+  }
+}
+
+// A temporary (`Tensor::zeros(...).tensor_scatter_nd_add(...)`, an evaluated expression) costs
+// one tensor of memory, the copying form two (tessera's allocation counter, beyond what existed
+// before).
+TEST_P(ScatterReuse, TemporaryIsScatteredWithoutASecondTensor) {
+  const auto dev = device();
+  const std::int64_t size = std::int64_t{1} << 20;
+  const auto bytes = static_cast<std::size_t>(size) * sizeof(float);
+  std::vector<std::int64_t> idx(1000);
+  for (std::size_t r = 0; r < idx.size(); ++r) idx[r] = static_cast<std::int64_t>(r * 997) % size;
+  const auto i = Tensor<std::int64_t>::from_vector(idx, {1000, 1}, dev);
+  const auto u = Tensor<float>::ones({1000}, dev);
+  const auto peak_of = [&](auto&& make) {
+    ts::reset_peak_memory_stats(dev);
+    const std::size_t before = ts::memory_stats(dev).current_bytes;
+    const auto h = make();
+    EXPECT_EQ(h.numel(), size);
+    return ts::memory_stats(dev).peak_bytes - before;
+  };
+  const std::size_t reused =
+      peak_of([&] { return Tensor<float>::zeros({size}, dev).tensor_scatter_nd_add(i, u); });
+  const std::size_t copied = peak_of([&] {
+    const auto z = Tensor<float>::zeros({size}, dev);
+    return z.tensor_scatter_nd_add(i, u);
+  });
+  // An expression evaluated into a tensor is scattered into where it was evaluated.
+  const auto ones = Tensor<float>::ones({size}, dev);
+  const std::size_t evaluated =
+      peak_of([&] { return Tensor<float>(ones * 2.0f).tensor_scatter_nd_add(i, u); });
+  EXPECT_GE(reused, bytes);
+  EXPECT_LT(reused, bytes + bytes / 2) << "the temporary was copied";
+  EXPECT_GE(copied, 2 * bytes);
+  EXPECT_LT(evaluated, bytes + bytes / 2) << "the evaluated expression was copied";
 }
 
 }  // namespace

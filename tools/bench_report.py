@@ -56,6 +56,8 @@ CASES = {
     "BM_NonzeroFloatGt": ["4000x4000 float, (x > 0.5).nonzero()"],
     "BM_Scatter": ["1e7 element updates into 1e6", "1e5 slice updates (64 wide), random",
                    "1e5 slice updates (64 wide), unique sorted"],
+    "BM_ScatterReuse": ["zeros(2^24) float32 + 1e6 element updates; `tessera`: on the "
+                        "temporary (its memory reused)"],
     "BM_RaggedRange": ["1e6 rows of 0-20 values", "10 rows of 1e6 values"],
     "rr_sum": ["ragged::reduce_sum, 1e6 rows of 0-20 float32"],
     "rr_max": ["ragged::reduce_max, 1e6 rows of 0-20 float32"],

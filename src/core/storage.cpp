@@ -92,16 +92,16 @@ void reset_peak_memory_stats(Device device) {
 }
 
 Storage Storage::allocate(std::size_t nbytes, Device device) {
-  if (device.is_cpu()) return Storage(allocate_host(nbytes), nbytes, device);
-  return Storage(allocate_cuda(nbytes, device.index()), nbytes, device);
+  if (device.is_cpu()) return Storage(allocate_host(nbytes), nbytes, device, false);
+  return Storage(allocate_cuda(nbytes, device.index()), nbytes, device, false);
 }
 
 Storage Storage::adopt(void* data, std::size_t nbytes, Device device,
                        std::function<void(void*)> deleter) {
-  if (!deleter) return Storage(std::shared_ptr<void>(data, [](void*) {}), nbytes, device);
+  if (!deleter) return Storage(std::shared_ptr<void>(data, [](void*) {}), nbytes, device, true);
   // shared_ptr calls the deleter on `data` if its control block cannot be allocated, so the
   // memory is released exactly once on every path.
-  return Storage(std::shared_ptr<void>(data, std::move(deleter)), nbytes, device);
+  return Storage(std::shared_ptr<void>(data, std::move(deleter)), nbytes, device, true);
 }
 
 }  // namespace tessera

@@ -34,13 +34,18 @@ class Storage {
   Device device() const noexcept { return device_; }
   /// Number of owners (tensors, views, expressions) sharing this memory.
   long use_count() const noexcept { return data_.use_count(); }
+  /// True for memory tessera did not allocate (adopt: `from_blob`, `from_dlpack`), which
+  /// something outside tessera may still read or write: such memory is never taken over by
+  /// an rvalue's `tensor_scatter_nd_*` (docs/ops/scatter.md, "Storage reuse").
+  bool is_external() const noexcept { return external_; }
 
  private:
-  Storage(std::shared_ptr<void> data, std::size_t nbytes, Device device)
-      : data_(std::move(data)), nbytes_(nbytes), device_(device) {}
+  Storage(std::shared_ptr<void> data, std::size_t nbytes, Device device, bool external)
+      : data_(std::move(data)), nbytes_(nbytes), device_(device), external_(external) {}
   std::shared_ptr<void> data_;
   std::size_t nbytes_ = 0;
   Device device_ = Device::cpu();
+  bool external_ = false;
 };
 
 /// Bytes of tensor memory tessera holds on one device.

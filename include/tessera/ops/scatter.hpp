@@ -11,8 +11,10 @@
 /// device before anything is written, unless `{.out_of_bounds = OutOfBounds::Ignore}` skips
 /// such rows. Updates may be an expression (`u * 0.5f`), read inside the host kernel.
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "tessera/core/tensor_class.hpp"
 #include "tessera/detail/scatter_host.hpp"
@@ -94,6 +96,18 @@ void scatter_nd(int device, ScatterOpId op, T* out, const ScatterGeometry& g, co
 template <class Index>
 inline constexpr bool is_scatter_index_v =
     std::is_same_v<Index, std::int32_t> || std::is_same_v<Index, std::int64_t>;
+
+/// True when the scatter of an rvalue `tensor` may write into its memory and return it: tessera
+/// allocated the memory (not from_blob / from_dlpack, which something outside may still use),
+/// this is its only owner (no other handle, view, expression or DLPack export), and the tensor
+/// is contiguous from the storage's first byte to its last.
+template <class T>
+bool scatter_may_reuse(const Tensor<T>& tensor) noexcept {
+  const Storage& storage = tensor.storage();
+  return storage.use_count() == 1 && !storage.is_external() && tensor.storage_offset() == 0 &&
+         tensor.is_contiguous() &&
+         static_cast<std::size_t>(tensor.numel()) * sizeof(T) == storage.nbytes();
+}
 
 inline namespace TESSERA_EVAL_NS {
 
@@ -236,8 +250,9 @@ Tensor<T> scatter_nd_run(const Tensor<T>& tensor, const Tensor<Index>& indices_o
 }  // namespace TESSERA_EVAL_NS
 }  // namespace detail
 
-// One block per member of the family: the copying form, the in-place form (`name_`), each with
-// and without options, as free functions and as Tensor methods.
+// One block per member of the family: the copying form, its rvalue overload (which writes into
+// the rvalue's memory when detail::scatter_may_reuse allows, else copies), the in-place form
+// (`name_`), each with and without options, as free functions and as Tensor methods.
 /// Defines tensor_scatter_nd_NAME and INPLACE (free functions and Tensor methods) for OP.
 #define TESSERA_SCATTER_FAMILY(NAME, INPLACE, OP)                                                 \
   inline namespace TESSERA_EVAL_NS {                                                              \
@@ -246,6 +261,15 @@ Tensor<T> scatter_nd_run(const Tensor<T>& tensor, const Tensor<Index>& indices_o
                  const ScatterOptions& options = {}) {                                            \
     return detail::scatter_nd_run<detail::scatter_ops::OP>(tensor, indices, updates, options,     \
                                                            false);                                \
+  }                                                                                               \
+  template <class T, class Index, Expression Updates>                                             \
+  Tensor<T> NAME(Tensor<T>&& tensor, const Tensor<Index>& indices, const Updates& updates,        \
+                 const ScatterOptions& options = {}) {                                            \
+    if (!detail::scatter_may_reuse(tensor)) {                                                     \
+      return NAME(std::as_const(tensor), indices, updates, options);                              \
+    }                                                                                             \
+    detail::scatter_nd_run<detail::scatter_ops::OP>(tensor, indices, updates, options, true);     \
+    return std::exchange(tensor, Tensor<T>());                                                    \
   }                                                                                               \
   template <class T, class Index, Expression Updates>                                             \
   Tensor<T>& INPLACE(Tensor<T>& tensor, const Tensor<Index>& indices, const Updates& updates,     \
@@ -257,14 +281,26 @@ Tensor<T> scatter_nd_run(const Tensor<T>& tensor, const Tensor<Index>& indices_o
   template <class T>                                                                              \
   template <class Index, class Updates, class Abi>                                                \
   Tensor<T> ScatterMethods<Tensor<T>>::NAME(const Tensor<Index>& indices, const Updates& updates) \
-      const {                                                                                     \
+      const& {                                                                                    \
     return tessera::NAME(self(), indices, updates);                                               \
   }                                                                                               \
   template <class T>                                                                              \
   template <class Index, class Updates, class Abi>                                                \
+  Tensor<T> ScatterMethods<Tensor<T>>::NAME(const Tensor<Index>& indices,                         \
+                                            const Updates& updates)&& {                           \
+    return tessera::NAME(std::move(self()), indices, updates);                                    \
+  }                                                                                               \
+  template <class T>                                                                              \
+  template <class Index, class Updates, class Abi>                                                \
   Tensor<T> ScatterMethods<Tensor<T>>::NAME(const Tensor<Index>& indices, const Updates& updates, \
-                                            const ScatterOptions& options) const {                \
+                                            const ScatterOptions& options) const& {               \
     return tessera::NAME(self(), indices, updates, options);                                      \
+  }                                                                                               \
+  template <class T>                                                                              \
+  template <class Index, class Updates, class Abi>                                                \
+  Tensor<T> ScatterMethods<Tensor<T>>::NAME(const Tensor<Index>& indices, const Updates& updates, \
+                                            const ScatterOptions& options)&& {                    \
+    return tessera::NAME(std::move(self()), indices, updates, options);                           \
   }                                                                                               \
   template <class T>                                                                              \
   template <class Index, class Updates, class Abi>                                                \
