@@ -30,17 +30,6 @@ using tessera_test::throws_with;
 
 namespace {
 
-/// Same value (NaN equal to NaN, -0.0 told from +0.0).
-template <class T>
-bool same_value(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
-    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
-    return a == b && std::signbit(a) == std::signbit(b);
-  } else {
-    return a == b;
-  }
-}
-
 template <class T>
 void expect_tensor(const ts::Tensor<T>& got, const ts::Shape& shape, const std::vector<T>& want,
                    const std::string& what) {
@@ -48,7 +37,7 @@ void expect_tensor(const ts::Tensor<T>& got, const ts::Shape& shape, const std::
   const auto v = got.cpu().to_vector();
   ASSERT_EQ(v.size(), want.size()) << what;
   for (std::size_t i = 0; i < v.size(); ++i) {
-    if (!same_value(v[i], want[i])) {
+    if (!tessera_test::identical_value(v[i], want[i])) {
       ADD_FAILURE() << what << ": element " << i << " is " << +v[i] << ", expected " << +want[i];
       return;
     }

@@ -44,17 +44,6 @@ bool ordered_before(T a, T b, bool descending) {
   return a < b;
 }
 
-/// Same value (NaN equal to NaN, and -0.0 told from +0.0).
-template <class T>
-bool same_value(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
-    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
-    return a == b && std::signbit(a) == std::signbit(b);
-  } else {
-    return a == b;
-  }
-}
-
 /// The reference: a host copy's rows along `dim`, each stably sorted, first k kept; values and
 /// positions in the result's row-major order.
 template <class T>
@@ -97,7 +86,7 @@ template <class T>
 void expect_same(const std::vector<T>& got, const std::vector<T>& want, const std::string& what) {
   ASSERT_EQ(got.size(), want.size()) << what;
   for (std::size_t i = 0; i < want.size(); ++i) {
-    if (!same_value(got[i], want[i])) {
+    if (!tessera_test::identical_value(got[i], want[i])) {
       ADD_FAILURE() << what << ": element " << i << " is " << +got[i] << ", expected " << +want[i];
       return;
     }
@@ -367,7 +356,7 @@ void run_golden(const nlohmann::json& c, const ts::Tensor<T>& x) {
         const auto qi = static_cast<std::int64_t>(q);
         const std::int64_t o = qi / (k * inner), in = qi % inner;
         const T at = picked[static_cast<std::size_t>((o * n + is[q]) * inner + in)];
-        EXPECT_TRUE(same_value(at, vs[q])) << what << ": index " << q;
+        EXPECT_TRUE(tessera_test::identical_value(at, vs[q])) << what << ": index " << q;
       }
     }
   }

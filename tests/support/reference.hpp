@@ -44,6 +44,18 @@ bool same_value(T actual, T expected, double rel_tol = 0.0) {
   }
 }
 
+/// The same value, bit for bit where it matters: NaN equals NaN, and -0.0 differs from +0.0
+/// (for ops that move values and never compute them: sorts, gathers).
+template <class T>
+bool identical_value(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+    return a == b && std::signbit(a) == std::signbit(b);
+  } else {
+    return a == b;
+  }
+}
+
 /// Elementwise comparison that names the first mismatching position.
 template <class T>
 ::testing::AssertionResult values_match(const std::vector<T>& actual,
