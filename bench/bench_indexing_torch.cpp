@@ -34,8 +34,8 @@ void torch_indexing(benchmark::State& state) {
       at::Tensor r;
       if (c == 0) {
         const auto nz = at::nonzero_numpy(x);
-        r = x.index(c10::List<std::optional<at::Tensor>>(
-            std::vector<std::optional<at::Tensor>>(nz.begin(), nz.end())));
+        r = x.index(c10::List<c10::optional<at::Tensor>>(
+            std::vector<c10::optional<at::Tensor>>(nz.begin(), nz.end())));
       } else {
         r = at::masked_select(x, mask);
       }
@@ -56,8 +56,8 @@ void torch_indexing(benchmark::State& state) {
       if (c == 3) r = at::gather(x, 1, cols);
       if (c == 4) r = at::take_along_dim(x, cols, 1);
       if (c == 5) {
-        r = x.index(c10::List<std::optional<at::Tensor>>(
-            std::vector<std::optional<at::Tensor>>{pairs.select(1, 0), pairs.select(1, 1)}));
+        r = x.index(c10::List<c10::optional<at::Tensor>>(
+            std::vector<c10::optional<at::Tensor>>{pairs.select(1, 0), pairs.select(1, 1)}));
       }
       out = r.numel();
       benchmark::DoNotOptimize(r.data_ptr());

@@ -60,7 +60,16 @@ const std::set<std::string> kRefusedByTessera = {
 
 }  // namespace
 
-class PointwiseGolden : public tessera_test::OnEachDevice {};
+/// CUDA's lgamma is within 6 ulp (float) / 4 ulp (double) only outside (-10.001, -2.264)
+/// (CUDA's math API documentation: "larger inside"); the first real GPU run (an H200,
+/// 2026-12-04) gave 16 and 11 ulp at x = -2.5, where lgamma is near a root. The host keeps 4.
+class PointwiseGolden : public tessera_test::OnEachDevice {
+ protected:
+  int device_ulps(const char* fn, int ulps) const {
+    const bool gpu = TESSERA_WITH_CUDA && !TESSERA_DEVICE_EMULATED && device().is_cuda();
+    return gpu && std::string(fn) == "lgamma" ? 32 : ulps;
+  }
+};
 TESSERA_INSTANTIATE_ON_EACH_DEVICE(PointwiseGolden);
 
 TEST_P(PointwiseGolden, UnaryFunctionsMatchPyTorch) {
@@ -73,15 +82,16 @@ TEST_P(PointwiseGolden, UnaryFunctionsMatchPyTorch) {
     with_dtype(dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
       const auto x = golden_tensor<T>(c["inputs"][0], device());
-#define TESSERA_CHECK_UNARY(Op, name, Kind, doc, ...)                                       \
-  if (fn == #name) {                                                                        \
-    known = true;                                                                           \
-    if constexpr (detail::kind_types<detail::ops::Op::kind_tag, T>::accepts) {              \
-      expect_matches(ts::name(x), c, allowed_ulps<detail::ops::Op, T>(), what);             \
-      ++checked;                                                                            \
-    } else {                                                                                \
-      EXPECT_TRUE(kRefusedByTessera.count(what)) << what << ": PyTorch accepts this dtype"; \
-    }                                                                                       \
+#define TESSERA_CHECK_UNARY(Op, name, Kind, doc, ...)                                        \
+  if (fn == #name) {                                                                         \
+    known = true;                                                                            \
+    if constexpr (detail::kind_types<detail::ops::Op::kind_tag, T>::accepts) {               \
+      expect_matches(ts::name(x), c, device_ulps(#name, allowed_ulps<detail::ops::Op, T>()), \
+                     what);                                                                  \
+      ++checked;                                                                             \
+    } else {                                                                                 \
+      EXPECT_TRUE(kRefusedByTessera.count(what)) << what << ": PyTorch accepts this dtype";  \
+    }                                                                                        \
   }
       TESSERA_UNARY_FUNCTIONS(TESSERA_CHECK_UNARY)
 #undef TESSERA_CHECK_UNARY

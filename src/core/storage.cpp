@@ -4,6 +4,10 @@
 #include <cstdlib>
 #include <new>
 
+#if defined(__linux__)
+#include <sys/sysinfo.h>
+#endif
+
 #include "host_block_cache.hpp"
 #include "tessera/core/device_runtime.hpp"
 #include "tessera/core/error.hpp"
@@ -37,7 +41,29 @@ void record_allocation(Device device, std::size_t nbytes) {
 
 void record_release(Device device, std::size_t nbytes) { counters(device).current -= nbytes; }
 
+/// Bytes of memory and swap this machine has (0: unknown). An allocation beyond them can never
+/// be backed: on a machine that overcommits (vm.overcommit_memory = 1, as the GPU machine of
+/// 2026-12-04) aligned_alloc would still succeed, and the first pass over the memory would
+/// end in the OOM killer instead of an Error.
+std::size_t host_memory_limit() {
+#if defined(__linux__)
+  static const std::size_t limit = [] {
+    struct sysinfo info {};
+    if (sysinfo(&info) != 0) return std::size_t{0};
+    return (static_cast<std::size_t>(info.totalram) + static_cast<std::size_t>(info.totalswap)) *
+           static_cast<std::size_t>(info.mem_unit);
+  }();
+  return limit;
+#else
+  return 0;
+#endif
+}
+
 std::shared_ptr<void> allocate_host(std::size_t nbytes) {
+  if (const std::size_t limit = host_memory_limit(); limit != 0 && nbytes > limit) {
+    detail::raise<Error>(detail::op_or("Storage::allocate"), "out of host memory allocating ",
+                         nbytes, " bytes (the machine has ", limit, " bytes of memory and swap)");
+  }
   // aligned_alloc wants a multiple of the alignment; a zero-byte tensor still gets a real
   // (never dereferenced) allocation so that views of it compare by address.
   auto& cache = detail::HostBlockCache::instance();

@@ -10,6 +10,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tessera/core/shape.hpp"
@@ -17,12 +18,16 @@
 namespace tessera_test {
 
 /// The parsed golden file `name` of TESSERA_TEST_DATA_DIR (read once per process).
-inline const nlohmann::json& golden(const std::string& name) {
-  static std::map<std::string, nlohmann::json> files;
+/// The name is a string_view taken by value: with a `const std::string&`, every
+/// `for (const auto& c : golden("x.json")["cases"])` bound its std::string temporary to a
+/// reference parameter, which GCC 13's -Wdangling-reference reports (a false alarm: the
+/// result lives in `files`), and the GPU machine's newer g++ built tests with -Werror.
+inline const nlohmann::json& golden(std::string_view name) {
+  static std::map<std::string, nlohmann::json, std::less<>> files;
   auto it = files.find(name);
   if (it == files.end()) {
-    std::ifstream in(std::string(TESSERA_TEST_DATA_DIR) + "/" + name);
-    it = files.emplace(name, nlohmann::json::parse(in)).first;
+    std::ifstream in(std::string(TESSERA_TEST_DATA_DIR) + "/" + std::string(name));
+    it = files.emplace(std::string(name), nlohmann::json::parse(in)).first;
   }
   return it->second;
 }
