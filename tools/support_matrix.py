@@ -222,7 +222,8 @@ def rows():
          "ops/indexing.md",
          instantiated("src/ops/indexing.cpp", "TESSERA_INSTANTIATE_INDEXING"),
          instantiated("src/ops/indexing.cpp", "TESSERA_INSTANTIATE_INDEXING"),
-         "index tensors int32 or int64; one gather kernel per element width "
+         "index tensors int32 or int64 (`index_put_`: `src/ops/index_put.cpp`, `cat`/`stack`: "
+         "`src/ops/join.cpp`, the same type list); one gather kernel per element width "
          "(`src/backend/host/gather.cpp`, `src/backend/device/gather.cu`); `index_put_` on the "
          "scatter engine"),
         ("`masked_fill_`", "ops/indexing.md",
