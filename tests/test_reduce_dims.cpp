@@ -171,6 +171,64 @@ TEST_P(ReduceDims, FloatSumsAreTheSameBitsOnEveryPathAndDevice) {
   }
 }
 
+// The order of combination is part of the definition (reduce_engine.hpp): element r of an
+// output (row-major over the reduced dims) folds into lane r % 16, and the lanes merge in lane
+// order. The host picks its loop by layout (the reduced dims moved in front of the kept ones or
+// behind them, lane rows swept 8 at a time, parts of any width): every layout, dim set and
+// shape gives exactly the bits of the definition, computed here by a plain loop.
+TEST_P(ReduceDims, EveryLayoutGivesTheBitsOfTheLaneOrder) {
+  std::mt19937_64 rng(38);
+  std::normal_distribution<double> dist(0.0, 100.0);
+  const std::vector<std::vector<std::int64_t>> shapes = {
+      {300, 70}, {70, 300}, {9, 17, 150}, {150, 3, 40}, {5, 130, 2, 7}};
+  for (const auto& ext : shapes) {
+    const int nd = static_cast<int>(ext.size());
+    const ts::Shape shape(ext.begin(), ext.end());
+    // Doubles (a double sum shows its order in the bits; a float one's rounding to float hides
+    // it) of magnitudes 2^-24 to 2^24, so that the sums round, and one value in eight the same
+    // large one (ties for argmax).
+    std::vector<double> v(static_cast<std::size_t>(shape.numel()));
+    for (double& e : v) {
+      e = rng() % 8 == 0 ? 3e7 : std::ldexp(dist(rng), static_cast<int>(rng() % 48) - 24);
+    }
+    const auto base = ts::Tensor<double>::from_vector(v, shape, device());
+    const ts::Tensor<double> swapped = base.transpose(0, nd - 1).contiguous();
+    const auto strided = swapped.transpose(0, nd - 1);
+    for (int subset = 1; subset < (1 << nd) - 1; ++subset) {
+      std::vector<std::int64_t> dims;
+      for (int d = 0; d < nd; ++d) {
+        if ((subset >> d) & 1) dims.push_back(d);
+      }
+      const auto g = groups(base, reduced_mask(nd, dims));
+      std::vector<double> sums, means;
+      std::vector<std::int64_t> firsts;
+      for (const auto& elements : g) {
+        double lanes[16] = {};
+        for (std::size_t r = 0; r < elements.size(); ++r) lanes[r % 16] += elements[r];
+        double acc = 0.0;
+        for (const double lane : lanes) acc += lane;
+        sums.push_back(acc);
+        means.push_back(acc / static_cast<double>(elements.size()));
+        firsts.push_back(std::max_element(elements.begin(), elements.end()) - elements.begin());
+      }
+      const ts::Dims td(dims);
+      const std::string what = "shape " + shape.str() + " subset " + std::to_string(subset);
+      for (int layout = 0; layout < 3; ++layout) {
+        const auto check = [&](const auto& x) {
+          EXPECT_EQ(host(ts::sum(x, td)), sums) << what << " layout " << layout;
+          EXPECT_EQ(host(ts::mean(x, td)), means) << what << " layout " << layout;
+          if (dims.size() == 1) {
+            EXPECT_EQ(host(ts::argmax(x, dims[0])), firsts) << what << " layout " << layout;
+          }
+        };
+        if (layout == 0) check(base);
+        if (layout == 1) check(strided);
+        if (layout == 2) check(base * 1.0);
+      }
+    }
+  }
+}
+
 TEST_P(ReduceDims, ArgmaxTakesTheFirstTieAndTheFirstNaN) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   std::vector<float> v(40, 1.0f);

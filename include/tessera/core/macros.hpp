@@ -51,6 +51,18 @@
 #define TESSERA_VECTOR_CLONES
 #endif
 
+// Inlines every call in the next function (GCC and Clang host code). For the vector clones of
+// the reduction loops: GCC does not inline a row loop compiled for the baseline into its AVX2
+// clone by itself, and a clone that calls the baseline loop gains nothing (amax over the rows
+// of a 4000 x 4000 float matrix, one thread: 4.0 ms calling, 2.9 ms inlined).
+#if defined(__GNUC__) && !defined(__CUDACC__)
+/// Inlines every call in the next function.
+#define TESSERA_FLATTEN [[gnu::flatten]]
+#else
+/// Inlines every call in the next function (nothing under nvcc).
+#define TESSERA_FLATTEN
+#endif
+
 // The same for the elementwise loops of the host executor (one output element per input
 // element, so any vector width gives the same bits), with AVX2 as the widest: 512-bit vectors
 // made these loops slower, not faster, on an Intel Xeon with AVX-512 (10^4 floats in L2, one

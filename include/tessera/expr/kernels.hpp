@@ -51,6 +51,15 @@ struct LeafKernel {
   /// not `step`, so the executor asks before any seek, without a copy of the kernel.
   TESSERA_HD bool unit() const { return ndim > 0 && strides[ndim - 1] == 1; }
   TESSERA_HD T inner_unit(std::int64_t j) const { return row[j]; }
+  /// Renumbers the dimensions: dimension i becomes the former dimension perm[i] (the host
+  /// reductions walk a reordered view, reduced_layout.hpp).
+  void permute(const int* perm) {
+    std::int64_t was[kMaxDims];
+    for (int d = 0; d < ndim; ++d) was[d] = strides[d];
+    for (int d = 0; d < ndim; ++d) strides[d] = was[perm[d]];
+  }
+  /// Leaves reading memory contiguously along dimension d.
+  int unit_leaves(int d) const { return strides[d] == 1 ? 1 : 0; }
 
   /// Operands that read memory (leaves) under this kernel, numbered depth-first: bit `Bit` of
   /// a mask is this leaf's.
@@ -84,6 +93,8 @@ struct ScalarKernel {
   TESSERA_HD T inner(std::int64_t) const { return value; }
   TESSERA_HD bool unit() const { return true; }
   TESSERA_HD T inner_unit(std::int64_t) const { return value; }
+  void permute(const int*) {}
+  int unit_leaves(int) const { return 0; }
   static constexpr int kLeaves = 0;
   template <int Bit>
   TESSERA_HD unsigned unit_mask() const {
@@ -111,6 +122,8 @@ struct UnaryKernel {
   TESSERA_HD R inner_unit(std::int64_t j) const {
     return Op::apply(static_cast<C>(a.inner_unit(j)));
   }
+  void permute(const int* perm) { a.permute(perm); }
+  int unit_leaves(int d) const { return a.unit_leaves(d); }
   static constexpr int kLeaves = A::kLeaves;
   template <int Bit>
   TESSERA_HD unsigned unit_mask() const {
@@ -149,6 +162,11 @@ struct BinaryKernel {
   TESSERA_HD R inner_unit(std::int64_t j) const {
     return Op::apply(static_cast<C>(a.inner_unit(j)), static_cast<C>(b.inner_unit(j)));
   }
+  void permute(const int* perm) {
+    a.permute(perm);
+    b.permute(perm);
+  }
+  int unit_leaves(int d) const { return a.unit_leaves(d) + b.unit_leaves(d); }
   static constexpr int kLeaves = A::kLeaves + B::kLeaves;
   template <int Bit>
   TESSERA_HD unsigned unit_mask() const {
@@ -191,6 +209,12 @@ struct WhereKernel {
   TESSERA_HD V inner_unit(std::int64_t j) const {
     return cond.inner_unit(j) ? static_cast<V>(a.inner_unit(j)) : static_cast<V>(b.inner_unit(j));
   }
+  void permute(const int* perm) {
+    cond.permute(perm);
+    a.permute(perm);
+    b.permute(perm);
+  }
+  int unit_leaves(int d) const { return cond.unit_leaves(d) + a.unit_leaves(d) + b.unit_leaves(d); }
   static constexpr int kLeaves = Cond::kLeaves + A::kLeaves + B::kLeaves;
   template <int Bit>
   TESSERA_HD unsigned unit_mask() const {

@@ -329,17 +329,20 @@ TESSERA_HD T fmax(T a, T b) {
   return a < b ? b : a;
 }
 /// minimum/maximum propagate NaN (torch.minimum / torch.maximum); of two equal values the first.
+/// Written as three selects, in which the reductions' lane loops vectorise on every vector
+/// width (early returns: 16 % slower with AVX-512, whose loads GCC then builds element by
+/// element).
 template <class T>
 TESSERA_HD T minimum(T a, T b) {
-  if (is_nan(a)) return a;
-  if (is_nan(b)) return b;
-  return b < a ? b : a;
+  T m = b < a ? b : a;
+  m = is_nan(b) ? b : m;
+  return is_nan(a) ? a : m;
 }
 template <class T>
 TESSERA_HD T maximum(T a, T b) {
-  if (is_nan(a)) return a;
-  if (is_nan(b)) return b;
-  return a < b ? b : a;
+  T m = a < b ? b : a;
+  m = is_nan(b) ? b : m;
+  return is_nan(a) ? a : m;
 }
 
 }  // namespace pw

@@ -132,22 +132,37 @@ struct SumCount {
 };
 
 /// mean (SkipNaN: nanmean) of a floating T: the sum in double over the count; NaN when empty.
+/// mean counts every element, so its accumulator is the sum alone (a double vectorises where a
+/// sum-and-count pair does not) and the finish divides by the count the engine passes; nanmean
+/// counts the non-NaN elements as it goes.
 template <class T, bool SkipNaN = false>
 struct Mean {
   using In = T;
   static constexpr ReduceId id = SkipNaN ? ReduceId::NanMean : ReduceId::Mean;
-  using Acc = SumCount;
+  using Acc = std::conditional_t<SkipNaN, SumCount, double>;
   using Out = T;
-  TESSERA_HD Acc init() const { return {0.0, 0}; }
+  TESSERA_HD Acc init() const { return Acc{}; }
   TESSERA_HD Acc step(Acc a, T v, std::int64_t) const {
     if constexpr (SkipNaN) {
       if (is_nan(v)) return a;
+      return {a.sum + static_cast<double>(v), a.n + 1};
+    } else {
+      return a + static_cast<double>(v);
     }
-    return {a.sum + static_cast<double>(v), a.n + 1};
   }
-  TESSERA_HD Acc merge(Acc a, Acc b) const { return {a.sum + b.sum, a.n + b.n}; }
-  TESSERA_HD Out finish(Acc a, std::int64_t) const {
-    return static_cast<T>(a.sum / static_cast<double>(a.n));  // 0 / 0: NaN
+  TESSERA_HD Acc merge(Acc a, Acc b) const {
+    if constexpr (SkipNaN) {
+      return {a.sum + b.sum, a.n + b.n};
+    } else {
+      return a + b;
+    }
+  }
+  TESSERA_HD Out finish(Acc a, std::int64_t count) const {
+    if constexpr (SkipNaN) {
+      return static_cast<T>(a.sum / static_cast<double>(a.n));  // 0 / 0: NaN
+    } else {
+      return static_cast<T>(a / static_cast<double>(count));
+    }
   }
 };
 
@@ -238,7 +253,9 @@ struct ValueIndex {
 };
 
 /// argmax / argmin and max(a, dim) / min(a, dim): the extreme value and the first position
-/// holding it; NaN counts as the extreme and the first NaN wins (PyTorch).
+/// holding it; NaN counts as the extreme and the first NaN wins (PyTorch). The identity is the
+/// type's far end at position 0: a lane that sees nothing better keeps position 0, which is
+/// the answer exactly when no element beats the far end (then element 0 holds it too).
 template <class T, bool Max>
 struct ArgExtreme {
   using In = T;
@@ -247,17 +264,14 @@ struct ArgExtreme {
   using Out = T;
   /// True when `b` beats `a` strictly (ties are decided by position).
   TESSERA_HD static bool beats(T b, T a) {
-    if (is_nan(a)) return false;
-    if (is_nan(b)) return true;
-    return Max ? a < b : b < a;
+    const bool better = Max ? a < b : b < a;
+    return !is_nan(a) && (is_nan(b) || better);
   }
-  TESSERA_HD Acc init() const { return {T{}, -1}; }
+  TESSERA_HD Acc init() const { return {Extreme<T, Max>{}.init(), 0}; }
   TESSERA_HD Acc step(Acc a, T v, std::int64_t r) const {
-    return (a.index < 0 || beats(v, a.value)) ? Acc{v, r} : a;
+    return beats(v, a.value) ? Acc{v, r} : a;
   }
   TESSERA_HD Acc merge(Acc a, Acc b) const {
-    if (b.index < 0) return a;
-    if (a.index < 0) return b;
     if (beats(b.value, a.value)) return b;
     if (beats(a.value, b.value)) return a;
     return b.index < a.index ? b : a;
