@@ -6,7 +6,8 @@
 /// order of combination: reductions over the trailing dimensions read each output's rows
 /// through the kernel's row cursor (a contiguous row vectorises over the 16 lanes), and
 /// reductions that keep the innermost dimension fold whole rows into 16 lane rows of
-/// accumulators (vectorised across the outputs).
+/// accumulators (vectorised across the outputs). Before either, the dimensions may be
+/// reordered so that a transposed input takes one of them (reduction_order).
 
 #include <algorithm>
 #include <cstdint>
@@ -21,7 +22,8 @@ namespace tessera::detail {
 template <class Op, class K, int Path>
 struct ReduceDimsWork {};
 
-/// Outputs of the innermost dimension folded together by the kept-innermost loop.
+/// The kept-innermost loop's unit of work for the thread split: this many outputs of the
+/// innermost dimension (a part then folds its consecutive units of one row together).
 inline constexpr std::int64_t kReduceChunk = 64;
 
 template <class K>
