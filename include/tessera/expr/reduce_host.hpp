@@ -258,11 +258,10 @@ concept PermutableCursor = RowCursor<K> && requires(K k, const int* perm) {
   k.unit_leaves(0);
 };
 
-/// Runs reduction `op` of kernel `k` (bound to `p.shape`) on the host, along the row loops
-/// when the layout suits one (after moving the reduced dimensions, reduction_order).
+/// Runs reduction `op` of kernel `k` (bound to `p.shape`) on the host along one of the row
+/// loops, when the layout suits one; false when it does not (nothing ran).
 template <class Op, class K>
-void host_reduce_rows(const Op& op, const K& k, const ReducePlan& p, const ReduceStore<Op>& store,
-                      bool& done) {
+bool host_reduce_rows(const Op& op, const K& k, const ReducePlan& p, const ReduceStore<Op>& store) {
   const std::int64_t per_output = std::max<std::int64_t>(p.count, 1);
   const int last = p.ndim - 1;
   if (p.ndim >= 1 && p.reduces_suffix()) {
@@ -271,8 +270,9 @@ void host_reduce_rows(const Op& op, const K& k, const ReducePlan& p, const Reduc
                                                 [&](std::int64_t first, std::int64_t end) {
                                                   reduce_outputs_rows(op, k, p, first, end, store);
                                                 });
-    done = true;
-  } else if (p.ndim >= 1 && !p.reduced[last] && p.nred > 0) {
+    return true;
+  }
+  if (p.ndim >= 1 && !p.reduced[last] && p.nred > 0) {
     // Items are 64-output chunks of the output rows (the probe times one); a part folds its
     // consecutive chunks of one row together, up to kLaneBytes of accumulators.
     const std::int64_t width = p.shape[last];
@@ -297,8 +297,9 @@ void host_reduce_rows(const Op& op, const K& k, const ReducePlan& p, const Reduc
             t = stop;
           }
         });
-    done = true;
+    return true;
   }
+  return false;
 }
 
 /// Runs reduction `op` of kernel `k` (bound to `p.shape`) into `store` on the host.
@@ -306,16 +307,14 @@ template <class Op, class K>
 void host_reduce_dims(const Op& op, const K& k, const ReducePlan& p, const ReduceStore<Op>& store) {
   if (p.outputs == 0) return;
   if constexpr (PermutableCursor<K>) {
-    bool done = false;
     int perm[kMaxDims];
     if (reduction_order(k, p, perm)) {
       K moved = k;
       moved.permute(perm);
-      host_reduce_rows(op, moved, permuted_plan(p, perm), store, done);
-    } else {
-      host_reduce_rows(op, k, p, store, done);
+      if (host_reduce_rows(op, moved, permuted_plan(p, perm), store)) return;
+    } else if (host_reduce_rows(op, k, p, store)) {
+      return;
     }
-    if (done) return;
   }
   const std::int64_t per_output = std::max<std::int64_t>(p.count, 1);
   const HostSplit split{2, std::max<std::int64_t>(1, (1 << 15) / per_output), 1, true};
