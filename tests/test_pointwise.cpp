@@ -162,9 +162,15 @@ TEST_P(PointwiseRules, StridedBroadcastAndExpressionOperandsMatchContiguous) {
   auto same = [](const auto& got, const auto& want, const char* what) {
     EXPECT_TRUE(values_match(values_of(ts::eval(got)), values_of(ts::eval(want)), 0, what));
   };
-  same(ts::sin(t), ts::sin(tc), "sin strided");
+  // A contiguous output of a vectorised row takes the host's vector loops (host_vector_math.hpp),
+  // other layouts scalar cmath: glibc's sinf and powf are within an ulp of the correctly rounded
+  // value and the vector loops within 3 (test_host_vector_math.cpp), so they agree within 4.
+  auto near = [](const auto& got, const auto& want, const char* what) {
+    EXPECT_TRUE(values_match(values_of(ts::eval(got)), values_of(ts::eval(want)), 4, what));
+  };
+  near(ts::sin(t), ts::sin(tc), "sin strided");
   same(ts::atan2(s, row), ts::atan2(sc, row), "atan2 stepped, broadcast");
-  same(ts::pow(t, 2.5f), ts::pow(tc, 2.5f), "pow strided");
+  near(ts::pow(t, 2.5f), ts::pow(tc, 2.5f), "pow strided");
   same(ts::isfinite(ts::log(t)), ts::isfinite(ts::log(tc)), "isfinite(log) strided");
   same(ts::floor_divide(t * 3.0f, row), ts::floor_divide(tc * 3.0f, row), "floor_divide expr");
   same(ts::clamp(t, -1.0f, row), ts::clamp(tc, -1.0f, row), "clamp with a tensor bound");

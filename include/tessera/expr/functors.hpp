@@ -4,6 +4,7 @@
 /// row of the pointwise table (pointwise_table.hpp). The ids let the precompiled device kernels
 /// of host-compiled callers evaluate any node through one switch per dtype.
 
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
@@ -23,6 +24,29 @@ enum class BinaryOpId : std::uint8_t { TESSERA_BINARY_FUNCTIONS(TESSERA_POINTWIS
 #undef TESSERA_POINTWISE_ID
 
 namespace ops {
+// The table's vectorisable rows call these unqualified: a float or double finds them here, an
+// xsimd batch (host_vector_math_isa.inl) finds xsimd's by argument-dependent lookup.
+using std::acos;
+using std::acosh;
+using std::asin;
+using std::atan;
+using std::atanh;
+using std::cos;
+using std::cosh;
+using std::exp;
+using std::exp2;
+using std::expm1;
+using std::log;
+using std::log10;
+using std::log1p;
+using std::log2;
+using std::sin;
+using std::sinh;
+using std::sqrt;
+using std::tan;
+using std::tanh;
+using std::trunc;
+
 // One functor per row: `apply` computes the row's body in the compute type T of its kind and
 // returns the kind's result type (bool for tests and comparisons).
 /// The functor of one unary table row (expands the table; undefined after use).

@@ -13,6 +13,7 @@
 #include "tessera/core/tensor_view.hpp"
 #include "tessera/expr/host_parallel.hpp"
 #include "tessera/expr/host_stream_stores.hpp"
+#include "tessera/expr/host_vector_eval.hpp"
 
 namespace tessera::detail {
 
@@ -220,6 +221,18 @@ struct HostExecutor {
     const bool stream = host_streams_output<Out>(n * static_cast<std::int64_t>(sizeof(Out)));
     if (linear) {
       Out* const data = out.data;
+      if constexpr (HostVectorRoot<Out, K>::value) {
+        using Root = HostVectorRoot<Out, K>;
+        const HostVectorMath* const math = host_vector_math();
+        if (const typename Root::Loop loop = math != nullptr ? Root::loop(*math) : nullptr) {
+          host_adaptive_for<WriteWork<Out, K, 3>>(
+              n, elementwise_split(n),
+              [data, &k, loop, stream](std::int64_t begin, std::int64_t end) {
+                Root::write(data, k, loop, begin, end, stream);
+              });
+          return;
+        }
+      }
       host_adaptive_for<WriteWork<Out, K, 0>>(
           n, elementwise_split(n), [data, &k, stream](std::int64_t begin, std::int64_t end) {
             if (stream) {

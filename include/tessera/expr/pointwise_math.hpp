@@ -173,10 +173,12 @@ TESSERA_HD bool sign_bit(T a) {
     return false;
   }
 }
-/// 1 / (1 + e^-x): 0 for -inf, 1 for +inf.
+/// 1 / (1 + e^-x): 0 for -inf, 1 for +inf. Also for an xsimd batch (the host's vector unit),
+/// whose exp argument-dependent lookup finds.
 template <class T>
 TESSERA_HD T sigmoid(T a) {
-  return T(1) / (T(1) + std::exp(-a));
+  using std::exp;
+  return T(1) / (T(1) + exp(-a));
 }
 /// ~a on integers, !a on bool.
 template <class T>
