@@ -20,6 +20,7 @@ namespace tessera::detail {
 /// Elements per chunk: a float operand's buffer is 4 KiB.
 inline constexpr std::int64_t kVectorChunk = 1024;
 
+/// Whether kernel A is a constant.
 template <class A>
 inline constexpr bool is_scalar_kernel = false;
 template <class S>
