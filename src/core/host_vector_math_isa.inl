@@ -71,26 +71,30 @@ xsimd::batch_bool<T, Arch> odd(const Batch<T>& v) {
 /// them out: one branch per block, not per batch (see `odd`).
 constexpr std::int64_t kCheckBlock = 256;
 
-/// out[0, n) = row(in[0, n)) for n <= kCheckBlock, a multiple of the batch size; `in` may be
-/// `out` (the results are copied out only after every lane is checked against its operand).
+/// out[0, n) = row(in[0, n)) for n <= kCheckBlock, a multiple of the batch size. `in` may be
+/// `out`: then the results go through an L1 buffer, copied out only after every lane has been
+/// checked against its operand; otherwise they are stored straight to `out`.
 template <class Op, class T>
 [[gnu::always_inline]] inline void unary_block(const T* in, T* out, std::int64_t n,
                                                ScalarUnary<T> scalar) {
   constexpr std::int64_t kWidth = Batch<T>::size;
-  alignas(64) T results[kCheckBlock];
+  alignas(64) T buffer[kCheckBlock];
+  T* const results = in == out ? buffer : out;
   auto odd_lanes = xsimd::batch_bool<T, Arch>(false);
   for (std::int64_t i = 0; i < n; i += kWidth) {
     const Batch<T> x = Batch<T>::load_unaligned(in + i);
     const Batch<T> r = Op::apply(x);
     odd_lanes = odd_lanes | odd(x) | odd(r);
-    r.store_aligned(results + i);
+    r.store_unaligned(results + i);
   }
   if (xsimd::any(odd_lanes)) {
     for (std::int64_t i = 0; i < n; ++i) {
       if (!normal(in[i]) || !normal(results[i])) results[i] = scalar(in[i]);
     }
   }
-  for (std::int64_t i = 0; i < n; ++i) out[i] = results[i];
+  if (results == buffer) {
+    for (std::int64_t i = 0; i < n; ++i) out[i] = buffer[i];
+  }
 }
 
 template <class Op, class T>

@@ -226,9 +226,8 @@ struct HostExecutor {
         const HostVectorMath* const math = host_vector_math();
         if (const typename Root::Loop loop = math != nullptr ? Root::loop(*math) : nullptr) {
           host_adaptive_for<WriteWork<Out, K, 3>>(
-              n, elementwise_split(n),
-              [data, &k, loop, stream](std::int64_t begin, std::int64_t end) {
-                Root::write(data, k, loop, begin, end, stream);
+              n, elementwise_split(n), [data, &k, loop](std::int64_t begin, std::int64_t end) {
+                Root::write(data, k, loop, begin, end);
               });
           return;
         }
