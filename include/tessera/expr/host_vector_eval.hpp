@@ -73,7 +73,8 @@ struct HostVectorRoot {
 template <class Op, class C, class A>
 struct HostVectorRoot<C, UnaryKernel<Op, C, C, A>> {
   static constexpr bool value =
-      (std::is_same_v<C, float> || std::is_same_v<C, double>)&&FloatingRow<Op>;
+      (std::is_same_v<C, float> || std::is_same_v<C, double>)&&FloatingRow<Op> &&
+      !is_scalar_kernel<A>;  // the unary loops take no step
   using Loop = VectorUnaryLoop<C>;
   static Loop loop(const HostVectorMath& math) { return math.template unary<C>(Op::id); }
   /// out[begin, end) of the kernel.
@@ -81,17 +82,13 @@ struct HostVectorRoot<C, UnaryKernel<Op, C, C, A>> {
                     std::int64_t end) {
     alignas(64) C buffer[kVectorChunk];
     write_vector_chunks(out, begin, end, [&](std::int64_t i, std::int64_t count, C* to) {
-      std::int64_t step = 1;
-      const C* in = operand_chunk(k.a, i, count, buffer, step);
-      if (step == 0) {  // a constant operand: one value, copied (rare: pow(2, x) is binary)
-        for (std::int64_t j = 1; j < count; ++j) buffer[j] = buffer[0];
-      }
-      loop(in, to, count, &scalar_unary<Op, C>);
+      std::int64_t step = 1;  // 1: not a constant (see `value`)
+      loop(operand_chunk(k.a, i, count, buffer, step), to, count, &scalar_unary<Op, C>);
     });
   }
 };
 
-/// float pow, computed in double by the vector loop.
+/// float pow (the vector loop computes in float or double by the size of b * log(a)).
 template <class A, class B>
 struct HostVectorRoot<float, BinaryKernel<ops::Pow, float, float, A, B>> {
   static constexpr bool value = true;

@@ -2,8 +2,8 @@
 /// @file host_vector_math.hpp
 /// The host's vectorised transcendental functions: loops over SIMD batches (xsimd) of the
 /// pointwise table's vectorisable rows, built into the library once per instruction set and
-/// chosen when first asked for by what the CPU supports (AVX-512F, else AVX2 with FMA, else
-/// none, and the host stays on scalar cmath). The table stays the one list: the library
+/// chosen when first asked for by what the CPU supports (AVX-512 F/CD/DQ/BW, else AVX2 with
+/// FMA, else none, and the host stays on scalar cmath). The table stays the one list: the library
 /// expands it for batches and keeps every `Floating` row whose body compiles for one
 /// (pointwise_table.hpp).
 ///
@@ -41,7 +41,7 @@ inline constexpr int kUnaryRows = 0
     ;
 
 /// The vector loops of one instruction set: one per vectorised unary row and dtype (null for
-/// the others), and float `pow`, which computes exp(b * log(a)) in double.
+/// the others), and float `pow`, which computes exp(b * log(a)) in float or double.
 struct HostVectorMath {
   const char* isa;  ///< "avx512" or "avx2"
   VectorUnaryLoop<float> unary_float[kUnaryRows];
@@ -58,8 +58,8 @@ struct HostVectorMath {
   }
 };
 
-/// The vector loops in use: by default the best this CPU runs (AVX-512F with DQ, else AVX2 with
-/// FMA), null when it runs none of those the library was built with (then the host computes
+/// The vector loops in use: by default the best this CPU runs (AVX-512 F/CD/DQ/BW, else AVX2
+/// with FMA), null when it runs none of those the library was built with (then the host computes
 /// every row with scalar cmath).
 const HostVectorMath* host_vector_math() noexcept;
 

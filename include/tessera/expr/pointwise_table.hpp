@@ -85,48 +85,48 @@ struct kind_types<kind::Integer, T> : kind_types<kind::Same, T> {
 /// poles) keep `std::`, which keeps them scalar.
 // clang-format off
 #define TESSERA_UNARY_FUNCTIONS(X)                                                            \
-  X(Neg, neg, Numeric, "-x (integers wrap)", pw::neg(a))                                      \
-  X(Abs, abs, Same, "absolute value (abs(INT_MIN) wraps)", pw::abs(a))                                    \
-  X(Sqrt, sqrt, Floating, "square root", sqrt(a))                                         \
-  X(Rsqrt, rsqrt, Floating, "1 / sqrt(x)", T(1) / sqrt(a))                                \
-  X(Exp, exp, Floating, "e^x", exp(a))                                                    \
-  X(Exp2, exp2, Floating, "2^x", exp2(a))                                                 \
-  X(Expm1, expm1, Floating, "e^x - 1", expm1(a))                                          \
-  X(Log, log, Floating, "natural logarithm", log(a))                                      \
-  X(Log2, log2, Floating, "base-2 logarithm", log2(a))                                    \
-  X(Log10, log10, Floating, "base-10 logarithm", log10(a))                                \
-  X(Log1p, log1p, Floating, "log(1 + x)", log1p(a))                                       \
-  X(Sin, sin, Floating, "sine", sin(a))                                                   \
-  X(Cos, cos, Floating, "cosine", cos(a))                                                 \
-  X(Tan, tan, Floating, "tangent", tan(a))                                                \
-  X(Asin, asin, Floating, "arcsine", asin(a))                                             \
-  X(Acos, acos, Floating, "arccosine", acos(a))                                           \
-  X(Atan, atan, Floating, "arctangent", atan(a))                                          \
-  X(Sinh, sinh, Floating, "hyperbolic sine", sinh(a))                                     \
-  X(Cosh, cosh, Floating, "hyperbolic cosine", cosh(a))                                   \
-  X(Tanh, tanh, Floating, "hyperbolic tangent", tanh(a))                                  \
-  X(Asinh, asinh, Floating, "inverse hyperbolic sine", std::asinh(a))                          \
-  X(Acosh, acosh, Floating, "inverse hyperbolic cosine", acosh(a))                        \
-  X(Atanh, atanh, Floating, "inverse hyperbolic tangent", atanh(a))                       \
-  X(Erf, erf, Floating, "error function", std::erf(a))                                         \
-  X(Erfc, erfc, Floating, "complementary error function", std::erfc(a))                        \
-  X(Lgamma, lgamma, Floating, "log of the absolute value of gamma(x)", std::lgamma(a))                                \
-  X(Sigmoid, sigmoid, Floating, "1 / (1 + e^-x)", pw::sigmoid(a))                              \
-  X(Reciprocal, reciprocal, Floating, "1 / x", T(1) / a)                                       \
-  X(Sign, sign, Same, "-1, 0 or 1 (NaN and -0.0 give +0.0)", pw::sign(a))                      \
-  X(Square, square, Numeric, "x * x (integers wrap)", pw::mul(a, a))                           \
-  X(Floor, floor, Same, "round down (integers unchanged)", pw::floor(a))       \
-  X(Ceil, ceil, Same, "round up (integers unchanged)", pw::ceil(a))            \
-  X(Round, round, Same, "round half to even (integers unchanged)", pw::round(a)) \
-  X(Trunc, trunc, Same, "round toward zero (integers unchanged)", pw::trunc(a))  \
-  X(Frac, frac, Floating, "x - trunc(x)", a - trunc(a))                                   \
-  X(Isnan, isnan, Test, "x is NaN", is_nan(a))                                                 \
-  X(Isinf, isinf, Test, "x is +inf or -inf", pw::is_inf(a))                                    \
-  X(Isfinite, isfinite, Test, "x is neither NaN nor infinite", pw::is_finite(a))               \
-  X(Isposinf, isposinf, Test, "x is +inf", pw::is_posinf(a))                                   \
-  X(Isneginf, isneginf, Test, "x is -inf", pw::is_neginf(a))                                   \
-  X(Signbit, signbit, Test, "the sign bit is set (true for -0.0)", pw::sign_bit(a))            \
-  X(LogicalNot, logical_not, Test, "x == 0 (any dtype; NaN is true)", !static_cast<bool>(a))   \
+  X(Neg, neg, Numeric, "-x (integers wrap)", pw::neg(a))                                        \
+  X(Abs, abs, Same, "absolute value (abs(INT_MIN) wraps)", pw::abs(a))                          \
+  X(Sqrt, sqrt, Floating, "square root", sqrt(a))                                               \
+  X(Rsqrt, rsqrt, Floating, "1 / sqrt(x)", T(1) / sqrt(a))                                      \
+  X(Exp, exp, Floating, "e^x", exp(a))                                                          \
+  X(Exp2, exp2, Floating, "2^x", exp2(a))                                                       \
+  X(Expm1, expm1, Floating, "e^x - 1", expm1(a))                                                \
+  X(Log, log, Floating, "natural logarithm", log(a))                                            \
+  X(Log2, log2, Floating, "base-2 logarithm", log2(a))                                          \
+  X(Log10, log10, Floating, "base-10 logarithm", log10(a))                                      \
+  X(Log1p, log1p, Floating, "log(1 + x)", log1p(a))                                             \
+  X(Sin, sin, Floating, "sine", sin(a))                                                         \
+  X(Cos, cos, Floating, "cosine", cos(a))                                                       \
+  X(Tan, tan, Floating, "tangent", tan(a))                                                      \
+  X(Asin, asin, Floating, "arcsine", asin(a))                                                   \
+  X(Acos, acos, Floating, "arccosine", acos(a))                                                 \
+  X(Atan, atan, Floating, "arctangent", atan(a))                                                \
+  X(Sinh, sinh, Floating, "hyperbolic sine", sinh(a))                                           \
+  X(Cosh, cosh, Floating, "hyperbolic cosine", cosh(a))                                         \
+  X(Tanh, tanh, Floating, "hyperbolic tangent", tanh(a))                                        \
+  X(Asinh, asinh, Floating, "inverse hyperbolic sine", std::asinh(a))                           \
+  X(Acosh, acosh, Floating, "inverse hyperbolic cosine", acosh(a))                              \
+  X(Atanh, atanh, Floating, "inverse hyperbolic tangent", atanh(a))                             \
+  X(Erf, erf, Floating, "error function", std::erf(a))                                          \
+  X(Erfc, erfc, Floating, "complementary error function", std::erfc(a))                         \
+  X(Lgamma, lgamma, Floating, "log of the absolute value of gamma(x)", std::lgamma(a))          \
+  X(Sigmoid, sigmoid, Floating, "1 / (1 + e^-x)", pw::sigmoid(a))                               \
+  X(Reciprocal, reciprocal, Floating, "1 / x", T(1) / a)                                        \
+  X(Sign, sign, Same, "-1, 0 or 1 (NaN and -0.0 give +0.0)", pw::sign(a))                       \
+  X(Square, square, Numeric, "x * x (integers wrap)", pw::mul(a, a))                            \
+  X(Floor, floor, Same, "round down (integers unchanged)", pw::floor(a))                        \
+  X(Ceil, ceil, Same, "round up (integers unchanged)", pw::ceil(a))                             \
+  X(Round, round, Same, "round half to even (integers unchanged)", pw::round(a))                \
+  X(Trunc, trunc, Same, "round toward zero (integers unchanged)", pw::trunc(a))                 \
+  X(Frac, frac, Floating, "x - trunc(x)", a - trunc(a))                                         \
+  X(Isnan, isnan, Test, "x is NaN", is_nan(a))                                                  \
+  X(Isinf, isinf, Test, "x is +inf or -inf", pw::is_inf(a))                                     \
+  X(Isfinite, isfinite, Test, "x is neither NaN nor infinite", pw::is_finite(a))                \
+  X(Isposinf, isposinf, Test, "x is +inf", pw::is_posinf(a))                                    \
+  X(Isneginf, isneginf, Test, "x is -inf", pw::is_neginf(a))                                    \
+  X(Signbit, signbit, Test, "the sign bit is set (true for -0.0)", pw::sign_bit(a))             \
+  X(LogicalNot, logical_not, Test, "x == 0 (any dtype; NaN is true)", !static_cast<bool>(a))    \
   X(BitwiseNot, bitwise_not, Integral, "~x on integers, !x on bool", pw::bit_not(a))
 // clang-format on
 
@@ -136,32 +136,32 @@ struct kind_types<kind::Integer, T> : kind_types<kind::Same, T> {
 // clang-format off
 #define TESSERA_BINARY_FUNCTIONS(X)                                                             \
   X(Add, add, Same, "a + b (bool: or; integers wrap)", pw::add(a, b))                           \
-  X(Sub, sub, Numeric, "a - b (integers wrap)", pw::sub(a, b)) \
+  X(Sub, sub, Numeric, "a - b (integers wrap)", pw::sub(a, b))                                  \
   X(Mul, mul, Same, "a * b (bool: and; integers wrap)", pw::mul(a, b))                          \
-  X(Div, div, Division, "a / b (integers truncate; x / 0 is 0)", pw::div(a, b))                     \
-  X(Minimum, minimum, Same, "the smaller; NaN propagates", pw::minimum(a, b))                  \
-  X(Maximum, maximum, Same, "the larger; NaN propagates", pw::maximum(a, b))                   \
-  X(Fmin, fmin, Same, "the smaller; a NaN operand is ignored", pw::fmin(a, b))                 \
-  X(Fmax, fmax, Same, "the larger; a NaN operand is ignored", pw::fmax(a, b))                  \
-  X(Pow, pow, Numeric, "a^b (integers stay integers)", pw::pow(a, b))                          \
-  X(Atan2, atan2, Floating, "the angle of (b, a)", std::atan2(a, b))                           \
-  X(Hypot, hypot, Floating, "sqrt(a^2 + b^2)", std::hypot(a, b))                               \
-  X(Copysign, copysign, Floating, "the magnitude of a with the sign of b", std::copysign(a, b))               \
-  X(Fmod, fmod, Numeric, "remainder with the dividend's sign (C)", pw::fmod(a, b))             \
+  X(Div, div, Division, "a / b (integers truncate; x / 0 is 0)", pw::div(a, b))                 \
+  X(Minimum, minimum, Same, "the smaller; NaN propagates", pw::minimum(a, b))                   \
+  X(Maximum, maximum, Same, "the larger; NaN propagates", pw::maximum(a, b))                    \
+  X(Fmin, fmin, Same, "the smaller; a NaN operand is ignored", pw::fmin(a, b))                  \
+  X(Fmax, fmax, Same, "the larger; a NaN operand is ignored", pw::fmax(a, b))                   \
+  X(Pow, pow, Numeric, "a^b (integers stay integers)", pw::pow(a, b))                           \
+  X(Atan2, atan2, Floating, "the angle of (b, a)", std::atan2(a, b))                            \
+  X(Hypot, hypot, Floating, "sqrt(a^2 + b^2)", std::hypot(a, b))                                \
+  X(Copysign, copysign, Floating, "the magnitude of a with the sign of b", std::copysign(a, b)) \
+  X(Fmod, fmod, Numeric, "remainder with the dividend's sign (C)", pw::fmod(a, b))              \
   X(Remainder, remainder, Numeric, "remainder with the divisor's sign (Python)", pw::remainder(a, b)) \
-  X(FloorDivide, floor_divide, Numeric, "a / b rounded down", pw::floor_divide(a, b))          \
-  X(BitwiseAnd, bitwise_and, Integral, "a & b (bool: and)", pw::bit_and(a, b))                 \
-  X(BitwiseOr, bitwise_or, Integral, "bitwise or (bool: or)", pw::bit_or(a, b))                     \
-  X(BitwiseXor, bitwise_xor, Integral, "a ^ b (bool: xor)", pw::bit_xor(a, b))                 \
-  X(ShiftLeft, bitwise_left_shift, Integer, "a << b (0 past the width)", pw::shift_left(a, b)) \
+  X(FloorDivide, floor_divide, Numeric, "a / b rounded down", pw::floor_divide(a, b))           \
+  X(BitwiseAnd, bitwise_and, Integral, "a & b (bool: and)", pw::bit_and(a, b))                  \
+  X(BitwiseOr, bitwise_or, Integral, "bitwise or (bool: or)", pw::bit_or(a, b))                 \
+  X(BitwiseXor, bitwise_xor, Integral, "a ^ b (bool: xor)", pw::bit_xor(a, b))                  \
+  X(ShiftLeft, bitwise_left_shift, Integer, "a << b (0 past the width)", pw::shift_left(a, b))  \
   X(ShiftRight, bitwise_right_shift, Integer, "a >> b (the sign fill past the width)", pw::shift_right(a, b)) \
   X(LogicalAnd, logical_and, Test, "a != 0 and b != 0", static_cast<bool>(a) && static_cast<bool>(b)) \
-  X(LogicalOr, logical_or, Test, "a != 0 or b != 0", static_cast<bool>(a) || static_cast<bool>(b))  \
+  X(LogicalOr, logical_or, Test, "a != 0 or b != 0", static_cast<bool>(a) || static_cast<bool>(b)) \
   X(LogicalXor, logical_xor, Test, "exactly one of a, b nonzero", static_cast<bool>(a) != static_cast<bool>(b)) \
-  X(Lt, lt, Test, "a < b", a < b)                                                              \
-  X(Le, le, Test, "a <= b", a <= b)                                                            \
-  X(Gt, gt, Test, "a > b", a > b)                                                              \
-  X(Ge, ge, Test, "a >= b", a >= b)                                                            \
-  X(Eq, eq, Test, "a == b", a == b)                                                            \
+  X(Lt, lt, Test, "a < b", a < b)                                                               \
+  X(Le, le, Test, "a <= b", a <= b)                                                             \
+  X(Gt, gt, Test, "a > b", a > b)                                                               \
+  X(Ge, ge, Test, "a >= b", a >= b)                                                             \
+  X(Eq, eq, Test, "a == b", a == b)                                                             \
   X(Ne, ne, Test, "a != b", a != b)
 // clang-format on
