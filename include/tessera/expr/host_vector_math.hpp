@@ -33,12 +33,11 @@ template <class T>
 using VectorBinaryLoop = void (*)(const T* a, std::int64_t a_step, const T* b, std::int64_t b_step,
                                   T* out, std::int64_t n, ScalarBinary<T> scalar);
 
-/// Rows of the unary table.
-inline constexpr int kUnaryRows = 0
+/// Adds one for a row of the table (defined only while kUnaryRows counts them).
 #define TESSERA_COUNT_ROW(...) +1
-    TESSERA_UNARY_FUNCTIONS(TESSERA_COUNT_ROW)
+/// Rows of the unary table.
+inline constexpr int kUnaryRows = 0 TESSERA_UNARY_FUNCTIONS(TESSERA_COUNT_ROW);
 #undef TESSERA_COUNT_ROW
-    ;
 
 /// The vector loops of one instruction set: one per vectorised unary row and dtype (null for
 /// the others), and float `pow`, which computes exp(b * log(a)) in float or double.
