@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <list>
 #include <sstream>
 #include <type_traits>
@@ -163,3 +164,20 @@ TEST(HostBlockCache, ReusesFreedLargeBlocksAndEmptiesOnRequest) {
   EXPECT_GE(tessera::empty_cache(), std::size_t{4} << 20);  // small blocks are never cached
   EXPECT_EQ(tessera::cached_memory(), 0u);
 }
+
+#if defined(__linux__)
+// Blocks of whole 2 MiB granules start on a 2 MiB boundary, so that transparent huge pages can
+// back them (they are advised MADV_HUGEPAGE); smaller blocks keep 64-byte alignment.
+TEST(HostAllocation, LargeBlocksStartOnHugePageBoundaries) {
+  tessera::empty_cache();  // fresh blocks, not ones cached by an earlier test
+  constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;
+  for (const std::int64_t n :
+       {std::int64_t{1} << 19, (std::int64_t{1} << 19) + 1, std::int64_t{3} << 20}) {
+    const auto big = tessera::Tensor<float>::ones({n});
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(big.data()) % kHugePage, 0u) << n << " floats";
+    EXPECT_EQ(tessera::sum(big).item(), static_cast<float>(n));
+  }
+  const auto small = tessera::Tensor<float>::empty({1000});
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(small.data()) % 64, 0u);
+}
+#endif
