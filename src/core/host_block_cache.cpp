@@ -29,9 +29,8 @@ HostBlockCache& HostBlockCache::instance() {
 }
 
 std::size_t HostBlockCache::block_size(std::size_t nbytes) {
-  constexpr std::size_t kGranule = std::size_t{2} << 20;
   if (nbytes < kMinBytes) return nbytes;
-  return (nbytes + kGranule - 1) / kGranule * kGranule;
+  return (nbytes + kGranuleBytes - 1) / kGranuleBytes * kGranuleBytes;
 }
 
 void* HostBlockCache::take(std::size_t size) {

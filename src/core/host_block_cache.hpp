@@ -15,6 +15,9 @@ class HostBlockCache {
   /// Blocks of at least this many bytes are cached; smaller ones go straight to malloc/free,
   /// which already recycles them.
   static constexpr std::size_t kMinBytes = std::size_t{1} << 20;
+  /// Large requests round up to multiples of this (a huge page of x86-64 Linux, which
+  /// allocate_host asks for on such blocks).
+  static constexpr std::size_t kGranuleBytes = std::size_t{2} << 20;
 
   /// The process-wide cache. Its limit comes from TESSERA_HOST_CACHE_BYTES (bytes; 0 turns
   /// caching off), 1 GiB by default, 0 under AddressSanitizer (reused blocks would hide

@@ -68,7 +68,7 @@ std::size_t host_memory_limit() {
 /// The kernel may decline (THP off, no free huge page): the block then has ordinary pages.
 void* allocate_host_block(std::size_t size) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  constexpr std::size_t kHugePage = std::size_t{2} << 20;
+  constexpr std::size_t kHugePage = detail::HostBlockCache::kGranuleBytes;
   if (size >= kHugePage && size % kHugePage == 0) {
     void* p = std::aligned_alloc(kHugePage, size);
     if (p != nullptr) madvise(p, size, MADV_HUGEPAGE);  // a hint: its failure changes nothing

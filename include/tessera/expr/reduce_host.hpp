@@ -10,7 +10,6 @@
 /// reordered so that a transposed input takes one of them (reduction_order).
 
 #include <algorithm>
-#include <concepts>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -53,7 +52,7 @@ inline void load_lanes(In* v, std::int64_t j, const Read& read) {
 
 /// Folds `n` elements read by `read(j)` (j = 0..n-1), the first being element r of the
 /// output, into the lanes: lane r % 16 onwards, 16 at a time where aligned (vectorisable).
-/// `read` may return references into one contiguous row (load_lanes).
+/// `read` may return references into one contiguous row (a tensor's inner_unit: load_lanes).
 template <class Op, class Read>
 inline void fold_stretch(const Op& op, typename Op::Acc* lanes, std::int64_t r, std::int64_t n,
                          const Read& read) {
@@ -99,13 +98,6 @@ inline void fold_stretch(const Op& op, typename Op::Acc* lanes, std::int64_t r, 
   }
 }
 
-/// A cursor whose rows are plain arrays of In (a tensor of the reduction's input type): its
-/// unit-stride rows are read by reference, in whole blocks (load_lanes).
-template <class K, class In>
-concept ContiguousRows = std::is_same_v<typename K::value_type, In> && requires(const K& cursor) {
-  { cursor.row } -> std::convertible_to<const In*>;
-};
-
 /// Output o of a reduction over the trailing dimensions: its rows through the row cursor.
 template <class Op, class K>
 typename Op::Acc reduce_output_rows(const Op& op, K& cursor, const ReducePlan& p, std::int64_t o) {
@@ -120,12 +112,8 @@ typename Op::Acc reduce_output_rows(const Op& op, K& cursor, const ReducePlan& p
   for (std::int64_t r = 0; r < p.count; r += width) {
     cursor.seek(index);
     if (unit) {
-      if constexpr (ContiguousRows<K, typename Op::In>) {
-        fold_stretch(op, lanes, r, width,
-                     [&](std::int64_t j) -> const typename Op::In& { return cursor.row[j]; });
-      } else {
-        fold_stretch(op, lanes, r, width, [&](std::int64_t j) { return cursor.inner_unit(j); });
-      }
+      fold_stretch(op, lanes, r, width,
+                   [&](std::int64_t j) -> decltype(auto) { return cursor.inner_unit(j); });
     } else {
       fold_stretch(op, lanes, r, width, [&](std::int64_t j) { return cursor.inner(j); });
     }
