@@ -50,7 +50,7 @@ struct LeafKernel {
   /// inner_unit() may replace inner(), a loop the compiler can vectorise. Read from the strides,
   /// not `step`, so the executor asks before any seek, without a copy of the kernel.
   TESSERA_HD bool unit() const { return ndim > 0 && strides[ndim - 1] == 1; }
-  /// By reference: a loop that reads whole blocks of the row can copy them (load_lanes).
+  /// By reference: a loop that reads whole blocks of the row can read them in place (lanes_at).
   TESSERA_HD const T& inner_unit(std::int64_t j) const { return row[j]; }
   /// Renumbers the dimensions: dimension i becomes the former dimension perm[i] (the host
   /// reductions walk a reordered view, reduced_layout.hpp).

@@ -10,8 +10,8 @@
 /// reordered so that a transposed input takes one of them (reduction_order).
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <type_traits>
 
@@ -35,24 +35,42 @@ concept RowCursor = requires(K cursor, const std::int64_t* index) {
   cursor.inner_unit(std::int64_t{0});
 };
 
-/// Reads elements j, ..., j + 15 of `read` into `v`. One copy when `read` hands out references
-/// into a contiguous row: read one by one, GCC split a float sum's 16 double lanes 8 + 4 + 2 + 1
-/// + 1 (5 conversions and adds per 16 elements, not 2) and built amax's vectors from 16 scalar
-/// loads (float sum over rows of 4000 in L2, one thread of the build VM: 9.2 elements per ns
-/// read one by one, 11.1 copied).
+/// Elements j, ..., j + 15 of `read`: where `read` hands out references into a contiguous row
+/// of In, a pointer into that row (read in place: the loads are whole vectors); otherwise
+/// `buffer`, filled element by element. Both copies of a row GCC 12 tried were slow in one
+/// clone or the other: read one by one through the cursor, it split a float sum's 16 double
+/// lanes 8 + 4 + 2 + 1 + 1 with AVX-512 (9.2 elements/ns in L2 against 11.1), and a memcpy
+/// into a local array became four 16-byte stores reloaded as 32-byte vectors in the AVX2 clone,
+/// a store-forwarding stall per load (float sum over rows of 4000 in L2, one thread of an AVX2
+/// VM: 1.0 elements/ns through the copy, 11.9 in place; amax 1.1 and 13.1).
 template <class In, class Read>
-inline void load_lanes(In* v, std::int64_t j, const Read& read) {
+inline const In* lanes_at(In* buffer, std::int64_t j, const Read& read) {
   using Got = decltype(read(j));
   if constexpr (std::is_lvalue_reference_v<Got> && std::is_same_v<std::remove_cvref_t<Got>, In>) {
-    std::memcpy(v, &read(j), sizeof(In) * kReduceLanes);
+    return &read(j);
   } else {
-    for (int l = 0; l < kReduceLanes; ++l) v[l] = In(read(j + l));
+    for (int l = 0; l < kReduceLanes; ++l) buffer[l] = In(read(j + l));
+    return buffer;
   }
+}
+
+/// How far ahead of the block it folds the in-place row loop asks for the row (bytes): the
+/// hardware prefetcher alone left the 2 threads of an AVX2 VM short of the memory's pace (sum
+/// over the rows of a 4000 x 4000 float matrix in a standalone loop: 1.73-1.89 ms without,
+/// 1.30-1.52 ms with 2 KiB ahead; 1 KiB or 4 KiB ahead gained less).
+inline constexpr std::size_t kRowPrefetchBytes = 2048;
+
+/// Asks for the row kRowPrefetchBytes past `v` when `v` points into it (lanes_at read in place).
+template <class In>
+inline void prefetch_row(const In* v, const In* buffer) {
+  if (v == buffer) return;
+  const char* ahead = reinterpret_cast<const char*>(v) + kRowPrefetchBytes;
+  for (std::size_t b = 0; b < sizeof(In) * kReduceLanes; b += 64) __builtin_prefetch(ahead + b);
 }
 
 /// Folds `n` elements read by `read(j)` (j = 0..n-1), the first being element r of the
 /// output, into the lanes: lane r % 16 onwards, 16 at a time where aligned (vectorisable).
-/// `read` may return references into one contiguous row (a tensor's inner_unit: load_lanes).
+/// `read` may return references into one contiguous row (a tensor's inner_unit: lanes_at).
 template <class Op, class Read>
 inline void fold_stretch(const Op& op, typename Op::Acc* lanes, std::int64_t r, std::int64_t n,
                          const Read& read) {
@@ -72,8 +90,9 @@ inline void fold_stretch(const Op& op, typename Op::Acc* lanes, std::int64_t r, 
       positions[l] = lanes[l].index;
     }
     for (; j + kReduceLanes <= n; j += kReduceLanes, r += kReduceLanes) {
-      In v[kReduceLanes];
-      load_lanes(v, j, read);
+      In buffer[kReduceLanes];
+      const In* v = lanes_at(buffer, j, read);
+      prefetch_row(v, buffer);
       for (int l = 0; l < kReduceLanes; ++l) {
         const bool take = Op::beats(v[l], values[l]);
         values[l] = take ? v[l] : values[l];
@@ -87,8 +106,9 @@ inline void fold_stretch(const Op& op, typename Op::Acc* lanes, std::int64_t r, 
     Acc acc[kReduceLanes];
     for (int l = 0; l < kReduceLanes; ++l) acc[l] = lanes[l];
     for (; j + kReduceLanes <= n; j += kReduceLanes, r += kReduceLanes) {
-      In v[kReduceLanes];  // loaded first: the loads then vectorise as whole vectors
-      load_lanes(v, j, read);
+      In buffer[kReduceLanes];  // loaded first: the loads then vectorise as whole vectors
+      const In* v = lanes_at(buffer, j, read);
+      prefetch_row(v, buffer);
       for (int l = 0; l < kReduceLanes; ++l) acc[l] = op.step(acc[l], v[l], r + l);
     }
     for (int l = 0; l < kReduceLanes; ++l) lanes[l] = acc[l];
