@@ -64,8 +64,12 @@ inline constexpr std::size_t kRowPrefetchBytes = 2048;
 template <class In>
 inline void prefetch_row(const In* v, const In* buffer) {
   if (v == buffer) return;
-  const char* ahead = reinterpret_cast<const char*>(v) + kRowPrefetchBytes;
-  for (std::size_t b = 0; b < sizeof(In) * kReduceLanes; b += 64) __builtin_prefetch(ahead + b);
+  // The address is computed as an integer: it may lie past the row's allocation, where pointer
+  // arithmetic would be undefined (a prefetch itself never faults).
+  const std::uintptr_t ahead = reinterpret_cast<std::uintptr_t>(v) + kRowPrefetchBytes;
+  for (std::size_t b = 0; b < sizeof(In) * kReduceLanes; b += 64) {
+    __builtin_prefetch(reinterpret_cast<const void*>(ahead + b));
+  }
 }
 
 /// Folds `n` elements read by `read(j)` (j = 0..n-1), the first being element r of the
