@@ -3,10 +3,12 @@
 // pointwise table is within 4 ulp of a long double reference over its whole domain, with its
 // special values (NaN, ±inf, ±0, subnormals, overflow and underflow) exactly as cmath's; float
 // pow likewise over a grid of bases and exponents; tails, chunk edges, operands that are
-// expressions, constants and an output that is its own operand.
+// expressions, constants and an output that is its own operand; the float kernels of the units' own
+// (sin, exp, log, tanh, sigmoid) also over a stride through every float bit pattern.
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -172,6 +174,41 @@ TEST(HostVectorMath, EveryVectorisedRowIsWithinFourUlpWithCmathsSpecialValues) {
   }
   TESSERA_UNARY_FUNCTIONS(TESSERA_CHECK_ROW)
 #undef TESSERA_CHECK_ROW
+}
+
+// sin, exp, log, tanh and sigmoid in float are the vector units' own kernels (their polynomials
+// fitted by tools/fit_vector_math.py): a stride through every float bit pattern, both signs,
+// zeros, subnormals, infinities and NaNs included, on every choice.
+template <class Op, class F>
+void check_float_stride(const char* name, F f) {
+  constexpr std::uint64_t kStride = 16411;  // prime: every exponent, scattered mantissas
+  std::vector<float> in;
+  for (std::uint64_t b = 0; b <= 0xffffffffULL; b += kStride) {
+    in.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(b)));
+  }
+  std::vector<long double> want(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) want[i] = reference<Op>(in[i]);
+  const auto x = ts::Tensor<float>::from_vector(in, {static_cast<std::int64_t>(in.size())});
+  for (const auto* math : choices()) {
+    const Selected selected(math);
+    const std::vector<float> got = ts::eval(f(x)).to_vector();
+    int bad = 0;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      if (!close(got[i], want[i]) && bad++ < 3) {
+        ADD_FAILURE() << name << "(" << in[i] << ") on " << name_of(math) << ": " << got[i]
+                      << ", want " << static_cast<float>(want[i]);
+      }
+    }
+    EXPECT_EQ(bad, 0) << name << " on " << name_of(math);
+  }
+}
+
+TEST(HostVectorMath, OwnFloatKernelsAreWithinFourUlpOverAStrideThroughEveryFloat) {
+  check_float_stride<detail::ops::Sin>("sin", [](const auto& t) { return ts::sin(t); });
+  check_float_stride<detail::ops::Exp>("exp", [](const auto& t) { return ts::exp(t); });
+  check_float_stride<detail::ops::Log>("log", [](const auto& t) { return ts::log(t); });
+  check_float_stride<detail::ops::Tanh>("tanh", [](const auto& t) { return ts::tanh(t); });
+  check_float_stride<detail::ops::Sigmoid>("sigmoid", [](const auto& t) { return ts::sigmoid(t); });
 }
 
 TEST(HostVectorMath, FloatPowIsWithinFourUlpWithCmathsSpecialValues) {

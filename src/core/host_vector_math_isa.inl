@@ -67,6 +67,8 @@ xsimd::batch_bool<T, Arch> odd(const Batch<T>& v) {
 #endif
 }
 
+#include "core/host_vector_float_kernels.inl"
+
 /// Elements a unary loop computes into an L1 buffer before it checks their lanes and copies
 /// them out: one branch per block, not per batch (see `odd`).
 constexpr std::int64_t kCheckBlock = 256;
@@ -83,8 +85,12 @@ template <class Op, class T>
   auto odd_lanes = xsimd::batch_bool<T, Arch>(false);
   for (std::int64_t i = 0; i < n; i += kWidth) {
     const Batch<T> x = Batch<T>::load_unaligned(in + i);
-    const Batch<T> r = Op::apply(x);
-    odd_lanes = odd_lanes | odd(x) | odd(r);
+    const Batch<T> r = VectorKernel<Op, T>::apply(x);
+    if constexpr (VectorKernel<Op, T>::kCheckOperand) {
+      odd_lanes = odd_lanes | odd(x) | odd(r);
+    } else {
+      odd_lanes = odd_lanes | odd(r);
+    }
     r.store_unaligned(results + i);
   }
   if (xsimd::any(odd_lanes)) {
