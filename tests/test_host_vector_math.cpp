@@ -3,8 +3,8 @@
 // pointwise table is within 4 ulp of a long double reference over its whole domain, with its
 // special values (NaN, ±inf, ±0, subnormals, overflow and underflow) exactly as cmath's; float
 // pow likewise over a grid of bases and exponents; tails, chunk edges, operands that are
-// expressions, constants and an output that is its own operand; the float kernels of the units' own
-// (sin, exp, log, tanh, sigmoid) also over a stride through every float bit pattern.
+// expressions, constants and an output that is its own operand; the float kernels of the
+// units' own (sin, exp, log, tanh, sigmoid) also over a stride through every float bit pattern.
 
 #include <gtest/gtest.h>
 

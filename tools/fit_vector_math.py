@@ -5,7 +5,7 @@ and prints them as C++ hexadecimal float literals.
 Run with NumPy and mpmath (python3 -m venv /tmp/venv-fit && /tmp/venv-fit/bin/pip install numpy
 mpmath):  /tmp/venv-fit/bin/python tools/fit_vector_math.py
 
-Both tails are near-minimax in the error of the function they complete, relative to its value
+The tails are near-minimax in the error of the function they complete, relative to its value
 (Lawson's iteration on weighted least squares over Chebyshev nodes, references in 40-digit
 mpmath), then rounded to float:
 - expm1_tail(r) ~ (expm1(r) - r) / r^2 for |r| <= ln2 / 2, degree 4 (exp and tanh);

@@ -40,6 +40,10 @@ inline Batch<float> fnma(const Batch<float>& a, const Batch<float>& b, const Bat
 #endif
 }
 
+/// Added to and taken from a float of magnitude below 2^22, rounds it to an integer and leaves
+/// that integer in the sum's low mantissa bits.
+inline constexpr float kRoundShift = 0x1.8p23f;
+
 /// (sin(r) - r) / r^3 as a polynomial in s = r^2, for |r| <= pi / 2.
 inline Batch<float> sin_tail(const Batch<float>& s) {
   using F = Batch<float>;
@@ -61,11 +65,10 @@ struct VectorKernel<ops::Sin, float> {
     // Infinite, NaN and large operands: xsimd's reduction (its last step lane by lane).
     if (!xsimd::all(xsimd::abs(x) <= F(kSinReducedBelow))) return xsimd::sin(x);
     // x = q pi + r, |r| <= pi / 2, pi in three parts (xsimd's 17-bit pio2_1 doubled, then
-    // what remains rounded to float, twice); sin x = (-1)^q sin r. Adding 1.5 * 2^23
-    // rounds x / pi to q and leaves q in the low bits: the lowest is the sign to give.
-    const F shift(0x1.8p23f);
-    const F t = xsimd::fma(x, F(0x1.45f306p-2f), shift);
-    const F q = t - shift;
+    // what remains rounded to float, twice); sin x = (-1)^q sin r. The lowest bit t keeps of
+    // q is the sign to give.
+    const F t = xsimd::fma(x, F(0x1.45f306p-2f), F(kRoundShift));
+    const F q = t - F(kRoundShift);
     F r = fnma(q, F(0x1.921fp+1f), x);
     r = fnma(q, F(0x1.6a8886p-16f), r);
     r = fnma(q, F(-0x1.73dcb4p-42f), r);
@@ -115,13 +118,19 @@ struct VectorKernel<ops::Log, float> {
 };
 
 #if defined(__AVX512F__)
-/// e^a as 2^k * e^r, k = round(a / ln2), r = a - k ln2 (ln2 in two parts, as xsimd's exp).
+/// a = k ln2 + r with k = round(a / ln2) and |r| <= ln2 / 2 (ln2 in two parts, as xsimd's exp).
+inline Batch<float> reduce_by_ln2(const Batch<float>& a, Batch<float>& r) {
+  using F = Batch<float>;
+  const F k = xsimd::fma(a, xsimd::constants::invlog_2<F>(), F(kRoundShift)) - F(kRoundShift);
+  r = fnma(k, xsimd::constants::log_2lo<F>(), fnma(k, xsimd::constants::log_2hi<F>(), a));
+  return k;
+}
+
+/// e^a as 2^k * e^r (reduce_by_ln2).
 inline Batch<float> exp_scalef(const Batch<float>& a) {
   using F = Batch<float>;
-  const F shift(0x1.8p23f);  // adding it rounds to an integer (|a / ln2| < 2^22)
-  const F k = xsimd::fma(a, xsimd::constants::invlog_2<F>(), shift) - shift;
-  F r = fnma(k, xsimd::constants::log_2hi<F>(), a);
-  r = fnma(k, xsimd::constants::log_2lo<F>(), r);
+  F r;
+  const F k = reduce_by_ln2(a, r);
   const F e = xsimd::fma(xsimd::fma(expm1_tail(r), r, F(1.0f)), r, F(1.0f));
   return _mm512_scalef_ps(e, k);
 }
@@ -149,11 +158,8 @@ struct VectorKernel<ops::Tanh, float> {
     // expm1(u) = 2^k expm1(r) + (2^k - 1), u = 2x = k ln2 + r: exact in the second term. For
     // x < 0, expm1(u) is in (-1, 0) and the quotient needs no sign of its own (1.2 times faster
     // than on |x| with the sign put back).
-    const F u = x + x;
-    const F shift(0x1.8p23f);
-    const F k = xsimd::fma(u, xsimd::constants::invlog_2<F>(), shift) - shift;
-    F r = fnma(k, xsimd::constants::log_2hi<F>(), u);
-    r = fnma(k, xsimd::constants::log_2lo<F>(), r);
+    F r;
+    const F k = reduce_by_ln2(x + x, r);
     const F m = xsimd::fma(expm1_tail(r), r * r, r);
     const F em1 = F(_mm512_scalef_ps(m, k)) + (F(_mm512_scalef_ps(F(1.0f), k)) - F(1.0f));
     return em1 / (em1 + F(2.0f));

@@ -86,11 +86,8 @@ template <class Op, class T>
   for (std::int64_t i = 0; i < n; i += kWidth) {
     const Batch<T> x = Batch<T>::load_unaligned(in + i);
     const Batch<T> r = VectorKernel<Op, T>::apply(x);
-    if constexpr (VectorKernel<Op, T>::kCheckOperand) {
-      odd_lanes = odd_lanes | odd(x) | odd(r);
-    } else {
-      odd_lanes = odd_lanes | odd(r);
-    }
+    odd_lanes = odd_lanes | odd(r);
+    if constexpr (VectorKernel<Op, T>::kCheckOperand) odd_lanes = odd_lanes | odd(x);
     r.store_unaligned(results + i);
   }
   if (xsimd::any(odd_lanes)) {
