@@ -68,9 +68,34 @@ inline std::int64_t host_clock_ns() noexcept {
       .count();
 }
 
-/// What a parallel region of the host pool costs beyond its slowest part's work: waking the
-/// pool and joining it (how slow parts get when their threads share memory bandwidth is the
-/// work's own, HostWorkRecord). Learned from the regions
+/// Called by every task of a region of `tasks` tasks once its own work is done: on the
+/// calling thread, waits until `done` counts every task (spinning, for kHostJoinSpinNs at
+/// most), so that the calling thread reaches the region's join last. A thread that reaches it
+/// first may sleep there (OMP_WAIT_POLICY=passive) and must then be woken: 16 us rather than
+/// 40 us after the last part, on the 2-core Xeon VM (2026-12-05); the pool's threads may sleep
+/// at no cost to the caller. Only where every task runs on a thread of its own (OpenMP's team):
+/// a task run after this one on the same thread (a nested region, a serial host system) would
+/// be waited for in vain.
+inline constexpr std::int64_t kHostJoinSpinNs = 200'000;
+inline void host_wait_for_team([[maybe_unused]] const std::atomic<std::int64_t>& done,
+                               [[maybe_unused]] std::int64_t tasks) noexcept {
+#if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP
+  if (omp_get_thread_num() != 0 || omp_get_num_threads() < tasks ||
+      done.load(std::memory_order_acquire) >= tasks) {
+    return;
+  }
+  const std::int64_t until = host_clock_ns() + kHostJoinSpinNs;
+  while (done.load(std::memory_order_acquire) < tasks && host_clock_ns() < until) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+  }
+#endif
+}
+
+/// What a parallel region of the host pool costs beyond its work: the time each thread but the
+/// caller spends idle in it, waking and joining the pool (how slow items get when the threads
+/// share memory bandwidth is the work's own, HostWorkRecord). Learned from the regions
 /// `host_adaptive_for` runs, because it depends on the machine and on how the pool waits: on
 /// the 2-core VM of docs/benchmarks.md an empty OpenMP region took 0.45 us with the default
 /// (spinning) wait policy and 31-84 us with OMP_WAIT_POLICY=passive, where the sleeping thread
@@ -144,7 +169,7 @@ inline constinit HostRegionCost host_region_cost{};
 /// not measured yet).
 struct HostWorkRecord {
   std::atomic<float> alone_ns{-1.0f};      ///< on the calling thread alone (the last probe)
-  std::atomic<float> shared_ns{-1.0f};     ///< in the slowest part while every thread runs one
+  std::atomic<float> shared_ns{-1.0f};     ///< on one thread while every thread claims items
                                            ///< (memory bandwidth shared): regions' moving average
   std::atomic<std::uint32_t> unprobed{0};  ///< regions run without a probe
 };
@@ -179,11 +204,12 @@ struct HostSplit {
 
 /// Runs `body(begin, end)` over [0, items) in contiguous parts, on the calling thread alone
 /// when a parallel region would take longer than that. The work named `Key` is priced from
-/// what it took before (HostWorkRecord): per item alone, and per item in one part while the
+/// what it took before (HostWorkRecord): per item alone, and per item on one thread while the
 /// other threads run theirs (slower when they share memory bandwidth); a region adds its
 /// fixed cost (HostRegionCost). Unknown or stale times are measured by a probe: the calling
 /// thread runs the first `split.probe` items and times them. The rest then stays on it when
-/// sharing would not be faster, and otherwise runs in one equal part per thread. Work that
+/// sharing would not be faster, and otherwise every thread claims aligned parts of it from a
+/// shared cursor, each a share of what remains, until none is left. Work that
 /// plainly pays is shared at once, without a probe, but for one call in kReprobe; work that
 /// plainly does not runs whole (no clock read), but now and then a declined region runs
 /// anyway, to measure again (HostRegionCost::retry_after_decline). The work must not depend
@@ -197,6 +223,8 @@ void host_adaptive_for(std::int64_t items, const HostSplit& split, const Body& b
   // of parts slowed by shared bandwidth, a region then costs little, and staying alone on a
   // stale or disturbed record would cost up to (threads - 1) / threads of the time.
   constexpr double kAlwaysShare = 16.0;
+  // The smallest claim of a shared region: 1/kClaimsPerThread of one thread's share.
+  constexpr std::int64_t kClaimsPerThread = 16;
   if (items <= 0) return;
   const std::int64_t threads = host_thread_count();
   if (threads <= 1 || items < split.min_items) {
@@ -216,12 +244,15 @@ void host_adaptive_for(std::int64_t items, const HostSplit& split, const Body& b
   };
   HostWorkRecord& work = host_work_record<Key>[host_work_size_class(items)];
   const auto region_ns = static_cast<double>(cost.estimate());
-  // Time of [first, items) shared, by the record: the longest part and the region (a part is
-  // as slow as alone, `alone` per item, until a region has said otherwise).
+  // Time of [first, items) shared, by the record: every thread's work (`alone` per item
+  // until a region has said how slow items get while the threads share memory bandwidth) and
+  // the idle time a region adds per thread beyond the caller (waking the pool and joining it,
+  // HostRegionCost), spread over the threads, since the caller claims work while they wake.
   const auto shared_time = [&](std::int64_t first, double alone) {
     const float shared = split.fresh ? -1.0f : work.shared_ns.load(std::memory_order_relaxed);
     const double per_item = shared >= 0.0f ? static_cast<double>(shared) : alone;
-    return per_item * static_cast<double>(std::min(items - first, part_of(first))) + region_ns;
+    const auto tasks = static_cast<double>(std::min(threads, parts_from(first)));
+    return (per_item * static_cast<double>(items - first) + (tasks - 1.0) * region_ns) / tasks;
   };
   // Whether work taking `alone` ns on the calling thread and `shared` ns in a region stays on
   // the calling thread: sharing is not faster, the work is too small to share regardless, and
@@ -230,28 +261,44 @@ void host_adaptive_for(std::int64_t items, const HostSplit& split, const Body& b
     return shared >= alone && alone <= kAlwaysShare * region_ns &&
            !cost.retry_after_decline(alone - alone / static_cast<double>(threads), shared - alone);
   };
-  // Runs [first, items) in one part per thread, then learns the slowest part's time per item
-  // (bandwidth shared, a slower core) and the region's fixed cost: its wall time beyond that
-  // part's (waking the pool, joining it).
+  // Runs [first, items) on every thread, each claiming aligned stretches from a shared cursor
+  // until none is left (guided: a claim takes 1/(2 * threads) of what remains, at least
+  // 1/(kClaimsPerThread * threads) of the whole), so that the calling thread works while the
+  // pool wakes and a thread that is late or descheduled delays the region by one stretch
+  // at most, never by a fixed share. Then learns the time per item while sharing (the
+  // threads' busy time over the items) and the region's cost: the idle time of the threads
+  // beyond the caller's, per thread (waking the pool, joining it).
   const auto share = [&](std::int64_t first) {
-    const std::int64_t part = part_of(first);
-    const std::int64_t parts = parts_from(first);
-    std::atomic<std::int64_t> slowest_ns{0};
+    const std::int64_t tasks = std::min(threads, parts_from(first));
+    const std::int64_t grain =
+        round_up((items - first + threads * kClaimsPerThread - 1) / (threads * kClaimsPerThread));
+    std::atomic<std::int64_t> next{first};
+    std::atomic<std::int64_t> busy_ns{0};
+    std::atomic<std::int64_t> done{0};
     const std::int64_t start = host_clock_ns();
-    host_parallel_for(parts, [&body, &slowest_ns, first, part, items](std::int64_t p) {
-      const std::int64_t begin = first + p * part;
-      const std::int64_t t0 = host_clock_ns();
-      body(begin, std::min(items, begin + part));
-      const std::int64_t took = host_clock_ns() - t0;
-      std::int64_t seen = slowest_ns.load(std::memory_order_relaxed);
-      while (took > seen &&
-             !slowest_ns.compare_exchange_weak(seen, took, std::memory_order_relaxed)) {
-      }
-    });
-    const std::int64_t slowest = slowest_ns.load(std::memory_order_relaxed);
-    cost.record(host_clock_ns() - start - slowest);
-    // A moving average: one region with a preempted part must not keep the work alone.
-    const double sample = static_cast<double>(slowest) / static_cast<double>(part);
+    host_parallel_for(
+        tasks, [&body, &next, &busy_ns, &done, grain, items, tasks, &round_up](std::int64_t) {
+          std::int64_t busy = 0;
+          std::int64_t begin = next.load(std::memory_order_relaxed);
+          while (begin < items) {
+            const std::int64_t size = std::max(grain, round_up((items - begin) / (2 * tasks)));
+            if (!next.compare_exchange_weak(begin, begin + size, std::memory_order_relaxed)) {
+              continue;  // another thread claimed first: `begin` is the cursor now
+            }
+            const std::int64_t t0 = host_clock_ns();
+            body(begin, std::min(items, begin + size));
+            busy += host_clock_ns() - t0;
+            begin = next.load(std::memory_order_relaxed);
+          }
+          busy_ns.fetch_add(busy, std::memory_order_relaxed);
+          done.fetch_add(1, std::memory_order_release);
+          host_wait_for_team(done, tasks);
+        });
+    const std::int64_t wall = host_clock_ns() - start;
+    const std::int64_t busy = busy_ns.load(std::memory_order_relaxed);
+    cost.record((tasks * wall - busy) / std::max<std::int64_t>(1, tasks - 1));
+    // A moving average: one region with a preempted thread must not keep the work alone.
+    const double sample = static_cast<double>(busy) / static_cast<double>(items - first);
     const float before = work.shared_ns.load(std::memory_order_relaxed);
     work.shared_ns.store(
         static_cast<float>(before < 0.0f ? sample : before + (sample - before) / 4.0),
