@@ -11,6 +11,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <random>
 #include <string>
@@ -200,6 +201,41 @@ TEST(HostVectorMath, OwnFloatKernelsAreWithinFourUlpOverAStrideThroughEveryFloat
   check_float_stride<detail::ops::Log>("log", [](const auto& t) { return ts::log(t); });
   check_float_stride<detail::ops::Tanh>("tanh", [](const auto& t) { return ts::tanh(t); });
   check_float_stride<detail::ops::Sigmoid>("sigmoid", [](const auto& t) { return ts::sigmoid(t); });
+}
+
+// Odd lanes scattered through long inputs: a block with one is checked again batch by batch
+// and lane by lane, and only the odd lanes may change. Every 997th lane special (zeros of both
+// signs, infinities, NaN, a subnormal, a negative for log), and an input of ReLU outputs (half
+// exact zeros, which sin and tanh return as they are).
+template <class Op, class F>
+void check_scattered_specials(const char* name, F f) {
+  const float specials[] = {0.0f,
+                            -0.0f,
+                            std::numeric_limits<float>::infinity(),
+                            -std::numeric_limits<float>::infinity(),
+                            std::numeric_limits<float>::quiet_NaN(),
+                            1e-40f,
+                            -2.5f};
+  std::mt19937 rng(3);
+  std::normal_distribution<float> normal(0.0f, 3.0f);
+  std::vector<float> sparse(100'003);
+  std::vector<float> relu(sparse.size());
+  for (std::size_t i = 0; i < sparse.size(); ++i) {
+    const float v = normal(rng);
+    sparse[i] = i % 997 == 0 ? specials[(i / 997) % std::size(specials)] : std::fabs(v) + 0.01f;
+    relu[i] = v > 0.0f ? v : 0.0f;
+  }
+  check_row_over<Op>(name, sparse, f);
+  check_row_over<Op>(name, relu, f);
+}
+
+TEST(HostVectorMath, ScatteredOddLanesTakeCmathAndLeaveTheirNeighboursAlone) {
+  check_scattered_specials<detail::ops::Sin>("sin", [](const auto& t) { return ts::sin(t); });
+  check_scattered_specials<detail::ops::Exp>("exp", [](const auto& t) { return ts::exp(t); });
+  check_scattered_specials<detail::ops::Log>("log", [](const auto& t) { return ts::log(t); });
+  check_scattered_specials<detail::ops::Tanh>("tanh", [](const auto& t) { return ts::tanh(t); });
+  check_scattered_specials<detail::ops::Sigmoid>("sigmoid",
+                                                 [](const auto& t) { return ts::sigmoid(t); });
 }
 
 TEST(HostVectorMath, FloatPowIsWithinFourUlpWithCmathsSpecialValues) {

@@ -25,9 +25,13 @@
 // checked too.
 
 /// A row's batch form: the table's own body on a batch, checked on operand and result.
+/// kKeepsZero: f(±0) = ±0, so a block's check gives zero operands back as they are (sin and
+/// tanh, whose kernels give +0 for -0: their results are checked, and zeros taken from cmath
+/// would cost an input of ReLU outputs, half zeros, a cmath call for half its lanes).
 template <class Op, class T>
 struct VectorKernel {
   static constexpr bool kCheckOperand = true;
+  static constexpr bool kKeepsZero = false;
   static Batch<T> apply(const Batch<T>& x) { return Op::apply(x); }
 };
 
@@ -59,6 +63,7 @@ inline constexpr float kSinReducedBelow = 400.0f;
 template <>
 struct VectorKernel<ops::Sin, float> {
   static constexpr bool kCheckOperand = false;
+  static constexpr bool kKeepsZero = true;
   static Batch<float> apply(const Batch<float>& x) {
     using F = Batch<float>;
     using I = Batch<std::int32_t>;
@@ -102,6 +107,7 @@ inline Batch<float> log1p_tail(const Batch<float>& r) {
 template <>
 struct VectorKernel<ops::Log, float> {
   static constexpr bool kCheckOperand = true;
+  static constexpr bool kKeepsZero = false;
   static Batch<float> apply(const Batch<float>& x) {
     using F = Batch<float>;
     using I = Batch<std::int32_t>;
@@ -138,12 +144,14 @@ inline Batch<float> exp_scalef(const Batch<float>& a) {
 template <>
 struct VectorKernel<ops::Exp, float> {
   static constexpr bool kCheckOperand = false;
+  static constexpr bool kKeepsZero = false;
   static Batch<float> apply(const Batch<float>& x) { return exp_scalef(x); }
 };
 
 template <>
 struct VectorKernel<ops::Sigmoid, float> {
   static constexpr bool kCheckOperand = false;
+  static constexpr bool kKeepsZero = false;
   static Batch<float> apply(const Batch<float>& x) {
     const Batch<float> one(1.0f);
     return one / (one + exp_scalef(-x));
@@ -153,6 +161,7 @@ struct VectorKernel<ops::Sigmoid, float> {
 template <>
 struct VectorKernel<ops::Tanh, float> {
   static constexpr bool kCheckOperand = false;
+  static constexpr bool kKeepsZero = true;
   static Batch<float> apply(const Batch<float>& x) {
     using F = Batch<float>;
     // expm1(u) = 2^k expm1(r) + (2^k - 1), u = 2x = k ln2 + r: exact in the second term. For
