@@ -190,6 +190,37 @@ TEST(HostAdaptiveFor, AStalledThreadDelaysOnlyItsOwnPart) {
 #endif
 }
 
+struct FlatteredKey {};
+
+// A probe can flatter the work (the first rows of a transposed operand, in cache): work that
+// a region has measured as large stays shared however cheap a later probe prices it. 10000
+// items of 2 us (20 ms); from the second call on, the first 100 items (the probe's) are free.
+// Calls 2-16 share at once; call 17 probes again (one call in 16) and sees 0 ns per item;
+// it and call 18 must still share. By the probe alone they would stay on one thread.
+TEST(HostAdaptiveFor, WorkARegionMeasuredAsLargeStaysSharedAfterAFlatteringProbe) {
+#if TESSERA_HOST_SYSTEM != TESSERA_HOST_SYSTEM_OMP
+  GTEST_SKIP() << "the host system is not OpenMP: its thread count is not set here";
+#else
+  with_host_threads({2}, [](int) {
+    HostRegionCost cost(100'000);  // 100 us
+    for (int call = 1; call <= 18; ++call) {
+      std::atomic<bool> shared{false};
+      host_adaptive_for<FlatteredKey>(
+          10'000, HostSplit{2, 100, 1},
+          [&](std::int64_t begin, std::int64_t end) {
+            if (in_parallel()) shared = true;
+            const std::int64_t free_end = call > 1 ? std::min<std::int64_t>(end, 100) : begin;
+            spin_for((end - std::max(begin, free_end)) * 2'000);
+          },
+          cost);
+      if (call >= 17) {
+        EXPECT_TRUE(shared) << "call " << call;
+      }
+    }
+  });
+#endif
+}
+
 TEST(HostAdaptiveFor, KeepsWorkCheaperThanARegionOnTheCallingThread) {
   with_host_threads({2, 4}, [](int) {
     HostRegionCost cost(1'000'000'000);     // a region costs 1 s

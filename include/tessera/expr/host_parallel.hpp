@@ -93,8 +93,8 @@ inline void host_wait_for_team([[maybe_unused]] const std::atomic<std::int64_t>&
 #endif
 }
 
-/// What a parallel region of the host pool costs beyond its work: the time each thread but the
-/// caller spends idle in it, waking and joining the pool (how slow items get when the threads
+/// What a parallel region of the host pool costs beyond its work: the time its threads spend
+/// idle in it, on average, waking and joining the pool (how slow items get when the threads
 /// share memory bandwidth is the work's own, HostWorkRecord). Learned from the regions
 /// `host_adaptive_for` runs, because it depends on the machine and on how the pool waits: on
 /// the 2-core VM of docs/benchmarks.md an empty OpenMP region took 0.45 us with the default
@@ -219,9 +219,13 @@ template <class Key, class Body>
 void host_adaptive_for(std::int64_t items, const HostSplit& split, const Body& body,
                        HostRegionCost& cost = host_region_cost) {
   constexpr std::uint32_t kReprobe = 16;  // calls shared without a probe, then one probed
-  // Work that takes this many region costs alone is always shared: whatever the record says
-  // of parts slowed by shared bandwidth, a region then costs little, and staying alone on a
-  // stale or disturbed record would cost up to (threads - 1) / threads of the time.
+  // Work that takes this many region costs is always shared: whatever the record says of
+  // parts slowed by shared bandwidth, a region then costs little, and staying alone on a
+  // stale or disturbed record would cost up to (threads - 1) / threads of the time. Its time
+  // is the larger of two measures, alone by the probe and each thread's share in a region: a
+  // probe can flatter the work (3162x3162 `a.T + b`: 0.3 ns per element over the first rows,
+  // 1.7 over the whole alone, on the 2-core Xeon VM), and the region's measure keeps it
+  // shared then.
   constexpr double kAlwaysShare = 16.0;
   // The smallest claim of a shared region: 1/kClaimsPerThread of one thread's share.
   constexpr std::int64_t kClaimsPerThread = 16;
@@ -244,21 +248,23 @@ void host_adaptive_for(std::int64_t items, const HostSplit& split, const Body& b
   };
   HostWorkRecord& work = host_work_record<Key>[host_work_size_class(items)];
   const auto region_ns = static_cast<double>(cost.estimate());
-  // Time of [first, items) shared, by the record: every thread's work (`alone` per item
-  // until a region has said how slow items get while the threads share memory bandwidth) and
-  // the idle time a region adds per thread beyond the caller (waking the pool and joining it,
-  // HostRegionCost), spread over the threads, since the caller claims work while they wake.
+  // Time of [first, items) shared, by the record: each thread's share of the work (`alone` per
+  // item until a region has said how slow items get while the threads share memory bandwidth)
+  // and the time a region leaves each thread idle (waking the pool, joining it).
   const auto shared_time = [&](std::int64_t first, double alone) {
     const float shared = split.fresh ? -1.0f : work.shared_ns.load(std::memory_order_relaxed);
     const double per_item = shared >= 0.0f ? static_cast<double>(shared) : alone;
     const auto tasks = static_cast<double>(std::min(threads, parts_from(first)));
-    return (per_item * static_cast<double>(items - first) + (tasks - 1.0) * region_ns) / tasks;
+    return per_item * static_cast<double>(items - first) / tasks + region_ns;
   };
   // Whether work taking `alone` ns on the calling thread and `shared` ns in a region stays on
   // the calling thread: sharing is not faster, the work is too small to share regardless, and
   // no retry is due (HostRegionCost::retry_after_decline).
+  const auto large = [&](double alone, double shared) {
+    return std::max(alone, shared - region_ns) > kAlwaysShare * region_ns;
+  };
   const auto stays_alone = [&](double alone, double shared) {
-    return shared >= alone && alone <= kAlwaysShare * region_ns &&
+    return shared >= alone && !large(alone, shared) &&
            !cost.retry_after_decline(alone - alone / static_cast<double>(threads), shared - alone);
   };
   // Runs [first, items) on every thread, each claiming aligned stretches from a shared cursor
@@ -266,8 +272,8 @@ void host_adaptive_for(std::int64_t items, const HostSplit& split, const Body& b
   // 1/(kClaimsPerThread * threads) of the whole), so that the calling thread works while the
   // pool wakes and a thread that is late or descheduled delays the region by one stretch
   // at most, never by a fixed share. Then learns the time per item while sharing (the
-  // threads' busy time over the items) and the region's cost: the idle time of the threads
-  // beyond the caller's, per thread (waking the pool, joining it).
+  // threads' busy time over the items) and the region's cost: its wall time beyond the
+  // threads' mean busy time (waking the pool, joining it).
   const auto share = [&](std::int64_t first) {
     const std::int64_t tasks = std::min(threads, parts_from(first));
     const std::int64_t grain =
@@ -296,7 +302,7 @@ void host_adaptive_for(std::int64_t items, const HostSplit& split, const Body& b
         });
     const std::int64_t wall = host_clock_ns() - start;
     const std::int64_t busy = busy_ns.load(std::memory_order_relaxed);
-    cost.record((tasks * wall - busy) / std::max<std::int64_t>(1, tasks - 1));
+    cost.record(wall - busy / tasks);
     // A moving average: one region with a preempted thread must not keep the work alone.
     const double sample = static_cast<double>(busy) / static_cast<double>(items - first);
     const float before = work.shared_ns.load(std::memory_order_relaxed);
@@ -309,13 +315,13 @@ void host_adaptive_for(std::int64_t items, const HostSplit& split, const Body& b
   if (known >= 0.0f && parts_from(0) >= 2) {
     const double alone = static_cast<double>(known) * static_cast<double>(items);
     const double shared = shared_time(0, known);
-    if (shared >= alone && alone <= kAlwaysShare * region_ns) {
+    if (shared >= alone && !large(alone, shared)) {
       if (stays_alone(alone, shared)) {
         body(std::int64_t{0}, items);
         return;
       }
       retry = true;
-    } else if (alone > kAlwaysShare * region_ns || alone - shared > region_ns) {
+    } else if (large(alone, shared) || alone - shared > region_ns) {
       const std::uint32_t unprobed = work.unprobed.load(std::memory_order_relaxed);
       work.unprobed.store(unprobed + 1, std::memory_order_relaxed);
       if (unprobed % kReprobe != kReprobe - 1) {
