@@ -46,11 +46,11 @@ bool normal(T v) {
   const T m = v < T(0) ? -v : v;
   return m >= std::numeric_limits<T>::min() && m <= std::numeric_limits<T>::max();
 }
-/// The lanes of v that are not normal finite numbers: zero, subnormal, infinite or NaN. AVX-512
-/// DQ classifies them in one instruction (vfpclass: NaN, zero, infinite or subnormal) where the
-/// generic form takes an `abs` and two comparisons. Float exp of 2^18 elements on one thread of
-/// the AVX-512 VM: 60 us unchecked, 108 checked by comparisons with a branch per batch, 98 with
-/// one branch per block, 73 with vfpclass and one branch per block.
+/// The lanes of v that are not normal finite numbers. AVX-512 DQ classifies them in one
+/// instruction (vfpclass: NaN, zero, infinite or subnormal) where the generic form takes an
+/// `abs` and two comparisons. Float exp of 2^18 elements on one thread of the AVX-512 VM: 60 us
+/// unchecked, 108 checked by comparisons with a branch per batch, 98 with one branch per block,
+/// 73 with vfpclass and one branch per block.
 template <class T>
 xsimd::batch_bool<T, Arch> odd(const Batch<T>& v) {
 #if defined(__AVX512DQ__)

@@ -21,20 +21,16 @@ inline constexpr std::int64_t kRaggedValueBlock = std::int64_t{1} << 15;
 inline constexpr std::int64_t kRaggedRowBlock = std::int64_t{1} << 14;
 
 /// Runs `f(block)` for every block in [0, blocks) on the host policy, handing blocks out one at
-/// a time from a shared counter (one task per hardware thread): on a machine shared with other
-/// processes a descheduled thread then delays only the block it holds, where a static split
-/// (Thrust's OpenMP for_each) makes every other thread wait for its whole share.
+/// a time from a shared cursor (host_claim_parts; one task per hardware thread): on a machine
+/// shared with other processes a descheduled thread then delays only the block it holds, where
+/// a static split (Thrust's OpenMP for_each) makes every other thread wait for its whole share.
 template <class F>
 void host_parallel_for_dynamic(std::int64_t blocks, const F& f) {
   if (blocks <= 1) return host_parallel_for(blocks, f);
   const auto threads = static_cast<std::int64_t>(std::max(1u, std::thread::hardware_concurrency()));
-  std::atomic<std::int64_t> next{0};
-  host_parallel_for(std::min(blocks, threads), [&](std::int64_t) {
-    for (std::int64_t b = next.fetch_add(1, std::memory_order_relaxed); b < blocks;
-         b = next.fetch_add(1, std::memory_order_relaxed)) {
-      f(b);
-    }
-  });
+  host_claim_parts(
+      std::min(blocks, threads), 0, blocks, [](std::int64_t) { return std::int64_t{1}; },
+      [&f](std::int64_t block, std::int64_t) { f(block); });
 }
 
 /// Calls `run(row, first, last, j)` for every stretch [first, last) of values that lies in one

@@ -93,6 +93,30 @@ inline void host_wait_for_team([[maybe_unused]] const std::atomic<std::int64_t>&
 #endif
 }
 
+/// Runs `body(begin, end)` over [first, items) on `tasks` tasks of the host pool, each claiming
+/// parts [begin, begin + size(begin)) from one cursor until none is left, so that a late or
+/// descheduled thread delays the region by the part it holds, never by a fixed share; the
+/// calling thread then waits for the team (host_wait_for_team).
+template <class Size, class Body>
+void host_claim_parts(std::int64_t tasks, std::int64_t first, std::int64_t items, const Size& size,
+                      const Body& body) {
+  std::atomic<std::int64_t> next{first};
+  std::atomic<std::int64_t> done{0};
+  host_parallel_for(tasks, [&](std::int64_t) {
+    std::int64_t begin = next.load(std::memory_order_relaxed);
+    while (begin < items) {
+      const std::int64_t count = size(begin);
+      if (!next.compare_exchange_weak(begin, begin + count, std::memory_order_relaxed)) {
+        continue;  // another thread claimed first: `begin` is the cursor now
+      }
+      body(begin, std::min(items, begin + count));
+      begin = next.load(std::memory_order_relaxed);
+    }
+    done.fetch_add(1, std::memory_order_release);
+    host_wait_for_team(done, tasks);
+  });
+}
+
 /// What a parallel region of the host pool costs beyond its work: the time its threads spend
 /// idle in it, on average, waking and joining the pool (how slow items get when the threads
 /// share memory bandwidth is the work's own, HostWorkRecord). Learned from the regions
@@ -278,27 +302,17 @@ void host_adaptive_for(std::int64_t items, const HostSplit& split, const Body& b
     const std::int64_t tasks = std::min(threads, parts_from(first));
     const std::int64_t grain =
         round_up((items - first + threads * kClaimsPerThread - 1) / (threads * kClaimsPerThread));
-    std::atomic<std::int64_t> next{first};
     std::atomic<std::int64_t> busy_ns{0};
-    std::atomic<std::int64_t> done{0};
     const std::int64_t start = host_clock_ns();
-    host_parallel_for(
-        tasks, [&body, &next, &busy_ns, &done, grain, items, tasks, &round_up](std::int64_t) {
-          std::int64_t busy = 0;
-          std::int64_t begin = next.load(std::memory_order_relaxed);
-          while (begin < items) {
-            const std::int64_t size = std::max(grain, round_up((items - begin) / (2 * tasks)));
-            if (!next.compare_exchange_weak(begin, begin + size, std::memory_order_relaxed)) {
-              continue;  // another thread claimed first: `begin` is the cursor now
-            }
-            const std::int64_t t0 = host_clock_ns();
-            body(begin, std::min(items, begin + size));
-            busy += host_clock_ns() - t0;
-            begin = next.load(std::memory_order_relaxed);
-          }
-          busy_ns.fetch_add(busy, std::memory_order_relaxed);
-          done.fetch_add(1, std::memory_order_release);
-          host_wait_for_team(done, tasks);
+    host_claim_parts(
+        tasks, first, items,
+        [&](std::int64_t begin) {
+          return std::max(grain, round_up((items - begin) / (2 * tasks)));
+        },
+        [&body, &busy_ns](std::int64_t begin, std::int64_t end) {
+          const std::int64_t t0 = host_clock_ns();
+          body(begin, end);
+          busy_ns.fetch_add(host_clock_ns() - t0, std::memory_order_relaxed);
         });
     const std::int64_t wall = host_clock_ns() - start;
     const std::int64_t busy = busy_ns.load(std::memory_order_relaxed);
