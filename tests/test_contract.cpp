@@ -282,4 +282,37 @@ TEST(Contract, ExternalMemoryDLPackAndNpy) {
   std::filesystem::remove_all(dir);
 }
 
+
+// Part 3, "shapes and views", spelled as DESIGN.md spells it.
+TEST(Contract, ShapesAndViews) {
+  auto x = ts::Tensor<float>::arange(0.0f, 24.0f).reshape({2, 3, 4});
+  x.permute({2, 0, 1}); x.movedim(0, -1); x.unsqueeze(1); x.squeeze(); x.squeeze(0);
+  x.flatten(); x.flatten(1, 2); x.reshape({6, 4}).unflatten(1, {2, 2}); x.view({6, 4});
+  auto m = x.select(0, 0).unsqueeze(0).select(0, 0).slice(0, 0, 2).slice(1, 0, 3);  // (2, 3)
+  m.expand({4, 2, 3}); ts::broadcast_to(m, {4, 2, 3}); m.narrow(0, 1, 1); m.t(); x.mT();
+  m.diagonal(); x.diagonal(/*offset*/1, 0, 1); std::vector<ts::Tensor<float>> rows = m.unbind(0);
+  m.unfold(/*dim*/0, /*size*/2, /*step*/1);
+  auto parts = ts::split(m, /*size*/2, /*dim*/1);  ts::split(m, {1, 2}, 1);  m.chunk(3, 1);
+  m.flip({0, 1}); ts::roll(m, /*shifts*/{1, -2}, /*dims*/{0, 1}); ts::roll(m, 3);
+  m.repeat({2, 1}); ts::tile(m, {2, 2}); ts::tril(m); ts::triu(m, /*k*/1);
+  auto v = ts::tensor<float>({1, 2, 3});
+  auto A = ts::Tensor<float>::eye(3);
+  ts::diag(v); ts::diag(A, 1);
+  auto xs = ts::tensor<float>({1, 2}), ys = ts::tensor<float>({3, 4, 5});
+  auto grids = ts::meshgrid({xs, ys}, ts::Indexing::IJ);
+  const auto dev = ts::Device::cpu();
+  ts::Tensor<float>::linspace(0.0f, 1.0f, 5); ts::Tensor<double>::logspace(0.0, 3.0, 4);
+  ts::Tensor<float>::linspace(0.0f, 1.0f, 5, dev); ts::Tensor<double>::logspace(0.0, 3.0, 4, /*base*/2.0, dev);
+  ts::Tensor<float>::eye(3); ts::Tensor<float>::eye(3, 4, ts::Device::cpu());
+  ts::zeros_like(x); ts::ones_like(x); ts::full_like(x, 7.0f); ts::empty_like(x);
+  auto r = ts::Tensor<float>::arange(0.0f, 4.0f);
+  ts::Tensor<float> d = (r / 9).unsqueeze(1) - r.unsqueeze(0);
+  EXPECT_EQ(rows.size(), 2u);
+  EXPECT_EQ(parts.size(), 2u);
+  EXPECT_EQ(grids[1].shape(), (ts::Shape{2, 3}));
+  EXPECT_EQ(d.shape(), (ts::Shape{4, 4}));
+  EXPECT_EQ(ts::Tensor<float>::linspace(0.0f, 1.0f, 5).to_vector(),
+            (std::vector<float>{0.0f, 0.25f, 0.5f, 0.75f, 1.0f}));
+}
+
 }  // namespace

@@ -75,6 +75,7 @@ KINDS = {
     "Numeric": (DTYPES[1:], "T"),
     "Floating": (DTYPES, "T; float32 for bool and integers"),
     "Division": (DTYPES, "T; float32 for two bools"),
+    "Squaring": (DTYPES, "T; int64 for bool"),
     "Test": (DTYPES, "bool"),
     "Integral": (DTYPES[:6], "T"),
     "Integer": (DTYPES[1:6], "T"),
@@ -124,11 +125,12 @@ def reduction_rows():
             f"integers converted to int64), {', '.join(logical)} over bool")
     cuda_f = f"`{REDUCE_CU}`: {', '.join(floats_only)} over float / double"
     return [
-        ("reductions over dims and scans: `sum`, `prod`, `amax`, `amin`, `any`, `all`, "
-         "`count_nonzero`, `argmax`, `argmin`, `max`, `min`, `cumsum`, `cumprod`, `cummax`, "
-         "`cummin`", "reductions.md", (DTYPES, src), (DTYPES, cuda),
-         "sum, prod, cumsum, cumprod of bool and integers give int64"),
-        ("`mean`, `nanmean`, `nansum`, `var`, `std`, `logsumexp`", "reductions.md",
+        ("reductions over dims and scans: `sum`, `nansum`, `prod`, `amax`, `amin`, `any`, "
+         "`all`, `count_nonzero`, `argmax`, `argmin`, `max`, `min`, `cumsum`, `cumprod`, "
+         "`cummax`, `cummin`", "reductions.md", (DTYPES, src), (DTYPES, cuda),
+         "sum, nansum, prod, cumsum, cumprod of bool and integers give int64 (nansum of them "
+         "is their sum)"),
+        ("`mean`, `nanmean`, `nansum` of floats, `var`, `std`, `logsumexp`", "reductions.md",
          (["float", "double"], src + " (static_assert: floating input)"),
          (["float", "double"], cuda_f), ""),
     ]
@@ -242,6 +244,18 @@ def rows():
          header_only("include/tessera/ragged/ragged_tensor.hpp", "TESSERA_FOR_EACH_DTYPE"),
          instantiated("src/backend/device/ragged.cu", "TESSERA_INSTANTIATE_TO_TENSOR_DEVICE"),
          "row splits int32 or int64"),
+        ("views: `view`, `reshape`, `permute`, `movedim`, `unsqueeze`, `squeeze`, `flatten`, "
+         "`unflatten`, `expand`, `broadcast_to`, `narrow`, `t`, `mT`, `diagonal`, `unbind`, "
+         "`split`, `chunk`, `unfold`, `meshgrid`", "ops/shapes.md",
+         instantiated("src/core/tensor_views.cpp", "TESSERA_INSTANTIATE_VIEWS"),
+         instantiated("src/core/tensor_views.cpp", "TESSERA_INSTANTIATE_VIEWS"),
+         "shape arithmetic only, the same code for every device; expanded views are read-only"),
+        ("copies and factories: `flip`, `roll`, `repeat`, `tile`, `tril`, `triu`, `diag`, "
+         "`eye`, `linspace`, `logspace`, `*_like`", "ops/shapes.md",
+         instantiated("src/core/tensor_copies.cpp", "TESSERA_INSTANTIATE_COPIES"),
+         instantiated("src/backend/device/elementwise.cu", "TESSERA_INSTANTIATE_NODES"),
+         "strided copies through the expression evaluator (the device's node kernels); "
+         "linspace/logspace computed on the host, then copied"),
     ] + segment_rows() + reduction_rows() + pointwise_rows()
 
 

@@ -13,3 +13,4 @@
 #include "tessera/ops/ordering.hpp"
 #include "tessera/ops/scatter.hpp"
 #include "tessera/ops/searchsorted.hpp"
+#include "tessera/ops/shapes.hpp"

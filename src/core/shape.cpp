@@ -60,4 +60,70 @@ void detail::check_shape(const char* op, const Shape& shape, std::size_t element
   }
 }
 
+std::int64_t detail::wrap_dim(const char* op, std::int64_t d, std::int64_t ndim) {
+  const std::int64_t lo = ndim == 0 ? -1 : -ndim;
+  const std::int64_t hi = ndim == 0 ? 0 : ndim - 1;
+  if (d < lo || d > hi) {
+    detail::raise<IndexError>(op, "Dimension out of range (expected to be in range of [", lo, ", ",
+                              hi, "], but got ", d, ")");
+  }
+  return d < 0 ? d + std::max<std::int64_t>(ndim, 1) : d;
+}
+
+bool detail::view_strides(const Shape& shape, const Shape& strides, const Shape& target,
+                          Shape& out) {
+  // ATen's computeStride: walk the old dims from the last, grouping those that are contiguous
+  // with each other into chunks; each chunk must be covered exactly by whole target dims.
+  Shape result = target;
+  if (shape.numel() == 0 || target.numel() == 0) {
+    if (shape.numel() != target.numel()) return false;
+    out = detail::contiguous_strides(target);
+    return true;
+  }
+  if (shape.empty()) {  // one element: any shape of one element views it
+    out = detail::contiguous_strides(target);
+    return true;
+  }
+  const auto old_n = static_cast<std::int64_t>(shape.size());
+  auto view_d = static_cast<std::int64_t>(target.size()) - 1;
+  std::int64_t chunk_base_stride = old_n > 0 ? strides[shape.size() - 1] : 1;
+  std::int64_t tensor_numel = 1;
+  std::int64_t view_numel = 1;
+  for (std::int64_t tensor_d = old_n - 1; tensor_d >= 0; --tensor_d) {
+    const auto td = static_cast<std::size_t>(tensor_d);
+    tensor_numel *= shape[td];
+    // A chunk ends where the next old dim is not laid out right after this one.
+    if (tensor_d == 0 ||
+        (shape[td - 1] != 1 && strides[td - 1] != tensor_numel * chunk_base_stride)) {
+      while (view_d >= 0 &&
+             (view_numel < tensor_numel || target[static_cast<std::size_t>(view_d)] == 1)) {
+        result[static_cast<std::size_t>(view_d)] = view_numel * chunk_base_stride;
+        view_numel *= target[static_cast<std::size_t>(view_d)];
+        --view_d;
+      }
+      if (view_numel != tensor_numel) return false;
+      if (tensor_d > 0) {
+        chunk_base_stride = strides[td - 1];
+        tensor_numel = 1;
+        view_numel = 1;
+      }
+    }
+  }
+  if (view_d != -1) return false;
+  out = std::move(result);
+  return true;
+}
+
+void detail::require_writable(const char* op, const Shape& shape, const Shape& strides) {
+  for (std::size_t d = 0; d < shape.size(); ++d) {
+    if (strides[d] == 0 && shape[d] > 1) {
+      detail::raise<ValueError>(
+          op, "unsupported operation: more than one element of the written-to tensor of shape ",
+          shape, " (strides ", strides,
+          ") refers to a single memory location (an expanded tensor is read-only; call "
+          "contiguous() or clone() first)");
+    }
+  }
+}
+
 }  // namespace tessera

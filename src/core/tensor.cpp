@@ -16,16 +16,7 @@ namespace tessera {
 
 namespace {
 
-/// Wraps a possibly negative dimension index; IndexError naming `op` when out of range.
-std::int64_t wrap_dim(const char* op, std::int64_t d, std::int64_t ndim) {
-  const std::int64_t lo = ndim == 0 ? -1 : -ndim;
-  const std::int64_t hi = ndim == 0 ? 0 : ndim - 1;
-  if (d < lo || d > hi) {
-    detail::raise<IndexError>(op, "dimension out of range (expected to be in range of [", lo, ", ",
-                              hi, "], but got ", d, ")");
-  }
-  return d < 0 ? d + std::max<std::int64_t>(ndim, 1) : d;
-}
+using detail::wrap_dim;
 
 /// Reads one element that lives at `ptr` on `device`.
 template <class T>
@@ -288,7 +279,12 @@ Tensor<T> Tensor<T>::reshape(const Shape& shape) const {
     detail::raise<ShapeError>("reshape", "shape ", shape, " is invalid for input of size ",
                               numel());
   }
-  const Tensor source = contiguous();
+  // A view when the strides can express the new shape (torch.reshape), a copy otherwise.
+  Shape strides;
+  if (detail::view_strides(shape_, strides_, target, strides)) {
+    return Tensor(storage_, target, strides, offset_);
+  }
+  const Tensor source = clone();
   return Tensor(source.storage_, target, detail::contiguous_strides(target), source.offset_);
 }
 

@@ -26,17 +26,6 @@ inline std::string list_str(const Shape& shape) {
   return os.str();
 }
 
-/// dim in [-rank, rank) (a 0-d tensor counts as rank 1, as in PyTorch), made non-negative;
-/// IndexError naming op, dim and the range otherwise.
-inline int wrap_dim(const char* op, std::int64_t dim, std::int64_t ndim) {
-  const std::int64_t rank = std::max<std::int64_t>(ndim, 1);
-  if (dim < -rank || dim >= rank) {
-    raise<IndexError>(op, "Dimension out of range (expected to be in range of [", -rank, ", ",
-                      rank - 1, "], but got ", dim, ")");
-  }
-  return static_cast<int>(dim < 0 ? dim + rank : dim);
-}
-
 /// DeviceError unless `what` lives on x's device.
 inline void require_same_device(const char* op, const char* what, Device got, Device x) {
   if (got != x) {

@@ -17,6 +17,7 @@ template <class T, class I>
 void index_put_tensor(const Tensor<T>& x, const std::vector<Tensor<I>>& indices,
                       const Tensor<T>& values, bool accumulate) {
   const char* op = "index_put_";
+  require_writable(op, x.shape(), x.strides());
   const auto k_count = static_cast<std::int64_t>(indices.size());
   if (k_count > x.dim()) {
     raise<IndexError>(op, "too many indices for tensor of dimension ", x.dim(), " (got ", k_count,

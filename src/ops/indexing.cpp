@@ -173,7 +173,12 @@ Tensor<T> index_select_tensor(const Tensor<T>& x, std::int64_t dim, const Tensor
 template <class T, class I>
 Tensor<T> gather_tensor(const char* op, const Tensor<T>& x, std::int64_t dim,
                         const Tensor<I>& index, bool broadcast) {
-  const int d = wrap_dim(op, dim, x.dim());
+  // take_along_dim has no dimension to take along in a 0-d tensor (PyTorch: IndexError);
+  // gather and index_select treat it as one element along dim 0, as PyTorch does.
+  if (broadcast && x.dim() == 0) {
+    raise<IndexError>(op, "Dimension specified as ", dim, " but tensor has no dimensions");
+  }
+  const int d = static_cast<int>(wrap_dim(op, dim, x.dim()));
   require_same_device(op, "index", index.device(), x.device());
   const std::int64_t nd = std::max<std::int64_t>(x.dim(), 1);
   if (index.dim() != x.dim() && !(index.dim() <= 1 && x.dim() <= 1)) {

@@ -183,6 +183,19 @@ Shape contiguous_strides(const Shape& shape);
 /// dimensions and none negative (ShapeError), and elements and bytes (`element_size` each)
 /// that fit int64 (ValueError), a zero extent anywhere making the shape empty.
 void check_shape(const char* op, const Shape& shape, std::size_t element_size);
+/// `d` wrapped into [0, ndim) (negative counts from the end); IndexError naming `op` in
+/// PyTorch's words when out of range. A 0-d tensor accepts 0 and -1 (as PyTorch's reductions
+/// and views), `ndim` then counting as 1.
+std::int64_t wrap_dim(const char* op, std::int64_t d, std::int64_t ndim);
+/// The strides under which `target` (same element count) views the elements of a tensor of
+/// (`shape`, `strides`) in row-major order, or false when a target dimension would span two
+/// non-contiguous subspaces (ATen's computeStride). Writes them to `out` on success.
+bool view_strides(const Shape& shape, const Shape& strides, const Shape& target, Shape& out);
+/// ValueError naming `op` when several elements of (`shape`, `strides`) share one memory
+/// location by a stride of 0 (an expanded tensor): such a tensor cannot be written in place
+/// (PyTorch's "unsupported operation: more than one element of the written-to tensor refers
+/// to a single memory location").
+void require_writable(const char* op, const Shape& shape, const Shape& strides);
 }  // namespace detail
 
 }  // namespace tessera

@@ -38,8 +38,8 @@ void assign_expression(Tensor<T>& destination, const E& expression);
 /// An n-d array of T (one of the eight dtypes) on the CPU or a CUDA GPU.
 ///
 /// Copies are cheap and share memory (like PyTorch); `clone()` copies the elements. Views
-/// (`reshape` of a contiguous tensor, `slice`, `select`, `transpose`) share memory and carry
-/// strides. A Tensor is also the leaf of lazy expressions:
+/// (`slice`, `select`, `transpose`, `permute`, `unsqueeze`, `expand`, `diagonal`, `reshape`
+/// where the strides allow it, ...) share memory and carry strides. A Tensor is also the leaf of lazy expressions:
 ///
 ///     auto a = tessera::tensor<float>({{1, 2}, {3, 4}});
 ///     tessera::Tensor<float> b = a * 2.0f + 1.0f;   // one fused pass
@@ -98,6 +98,19 @@ class Tensor : public Expr<Tensor<T>> {
   static Tensor arange(T start, T stop, T step = T(1), Device device = Device::cpu());
   /// `arange(0, stop)`.
   static Tensor arange(T stop, Device device = Device::cpu());
+  /// `steps` values from `start` to `end` inclusive, evenly spaced as `torch.linspace` (the
+  /// first half counted from start, the second from end, so both ends are exact); integer
+  /// types truncate. steps < 0 → ValueError.
+  static Tensor linspace(T start, T end, std::int64_t steps, Device device = Device::cpu());
+  /// `base` raised to linspace(start, end, steps), as `torch.logspace`.
+  static Tensor logspace(T start, T end, std::int64_t steps, double base = 10.0,
+                         Device device = Device::cpu());
+  /// logspace with base 10 on `device`.
+  static Tensor logspace(T start, T end, std::int64_t steps, Device device);
+  /// The n x n identity.
+  static Tensor eye(std::int64_t n, Device device = Device::cpu());
+  /// An n x m matrix with ones on the main diagonal.
+  static Tensor eye(std::int64_t n, std::int64_t m, Device device = Device::cpu());
   /// Copies `values` (row-major) into a tensor of `shape`; sizes must agree (ShapeError).
   static Tensor from_vector(const std::vector<T>& values, const Shape& shape,
                             Device device = Device::cpu());
@@ -219,6 +232,74 @@ class Tensor : public Expr<Tensor<T>> {
   Tensor select(std::int64_t dim, std::int64_t index) const;
   /// Swaps two dimensions.
   Tensor transpose(std::int64_t dim0, std::int64_t dim1) const;
+  /// Same elements, new shape (one entry may be -1), always a view: ShapeError when the
+  /// strides cannot express it (a dimension spanning two contiguous subspaces), as
+  /// `torch.Tensor.view`; reshape() copies instead.
+  Tensor view(const Shape& shape) const;
+  /// The dimensions reordered: dimension i of the result is dimension dims[i] of this tensor.
+  /// dims must be a permutation (IndexError out of range, ValueError repeated, ShapeError when
+  /// its length is not dim()).
+  Tensor permute(const std::vector<std::int64_t>& dims) const;
+  /// Dimension `source` moved to position `destination`, the others keeping their order.
+  Tensor movedim(std::int64_t source, std::int64_t destination) const;
+  /// Several dimensions moved at once (`torch.movedim` with lists of equal length).
+  Tensor movedim(const std::vector<std::int64_t>& source,
+                 const std::vector<std::int64_t>& destination) const;
+  /// A new dimension of extent 1 at `dim` (in [-dim()-1, dim()]).
+  Tensor unsqueeze(std::int64_t dim) const;
+  /// Every dimension of extent 1 removed.
+  Tensor squeeze() const;
+  /// Dimension `dim` removed when its extent is 1 (a no-op otherwise).
+  Tensor squeeze(std::int64_t dim) const;
+  /// Each of `dims` removed when its extent is 1.
+  Tensor squeeze(const std::vector<std::int64_t>& dims) const;
+  /// Dimensions start_dim..end_dim merged into one (a view when the strides allow it, a copy
+  /// otherwise, as `torch.flatten`); a 0-d tensor becomes shape (1).
+  Tensor flatten(std::int64_t start_dim = 0, std::int64_t end_dim = -1) const;
+  /// Dimension `dim` split into `sizes` (one entry may be -1; their product must be the
+  /// extent, ShapeError otherwise). Always a view.
+  Tensor unflatten(std::int64_t dim, const Shape& sizes) const;
+  /// A view broadcast to `shape` (-1 keeps an extent; new dimensions lead): extents of 1 get
+  /// stride 0, any other extent must match (ShapeError). The result is read-only as a
+  /// destination (ValueError on in-place writes).
+  Tensor expand(const Shape& shape) const;
+  /// Elements start .. start+length-1 of dimension `dim` (start may be negative).
+  Tensor narrow(std::int64_t dim, std::int64_t start, std::int64_t length) const;
+  /// transpose(0, 1) of a 2-d tensor; a 0-d or 1-d tensor as is (ShapeError above 2-d).
+  Tensor t() const;
+  /// The last two dimensions swapped (ShapeError below 2-d).
+  Tensor mT() const;
+  /// The diagonal of dimensions dim1 and dim2 (above it for offset > 0, below for offset < 0),
+  /// appended as the last dimension; the two dimensions are removed.
+  Tensor diagonal(std::int64_t offset = 0, std::int64_t dim1 = 0, std::int64_t dim2 = 1) const;
+  /// One view per index of `dim`, that dimension removed.
+  std::vector<Tensor> unbind(std::int64_t dim = 0) const;
+  /// Views of `size` elements along `dim` (the last one shorter when it does not divide).
+  std::vector<Tensor> split(std::int64_t size, std::int64_t dim = 0) const;
+  /// Views of the given lengths along `dim` (they must sum to the extent, ShapeError).
+  std::vector<Tensor> split(const std::vector<std::int64_t>& sizes, std::int64_t dim = 0) const;
+  /// At most `chunks` views along `dim`, each ceil(extent / chunks) long but the last.
+  std::vector<Tensor> chunk(std::int64_t chunks, std::int64_t dim = 0) const;
+  /// Sliding windows of `size` elements every `step` along `dim`, the window appended as the
+  /// last dimension (`torch.Tensor.unfold`); size > extent → ShapeError.
+  Tensor unfold(std::int64_t dim, std::int64_t size, std::int64_t step) const;
+  /// @}
+
+  /// @name Copies in a new layout (new tensors, PyTorch's values)
+  /// @{
+
+  /// The elements reversed along each of `dims`.
+  Tensor flip(const std::vector<std::int64_t>& dims) const;
+  /// Tiled `repeats[i]` times along dimension i (repeats may have more entries than dim():
+  /// new leading dimensions), as `torch.Tensor.repeat`.
+  Tensor repeat(const std::vector<std::int64_t>& repeats) const;
+  /// Rolled by `shifts[i]` along `dims[i]`; with no dims, over the flattened tensor (one shift).
+  Tensor roll(const std::vector<std::int64_t>& shifts,
+              const std::vector<std::int64_t>& dims = {}) const;
+  /// The lower triangle (j - i <= k) of the last two dimensions, zeros elsewhere.
+  Tensor tril(std::int64_t k = 0) const;
+  /// The upper triangle (j - i >= k) of the last two dimensions, zeros elsewhere.
+  Tensor triu(std::int64_t k = 0) const;
   /// @}
 
  private:

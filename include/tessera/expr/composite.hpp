@@ -94,6 +94,15 @@ auto nan_to_num(E&& e, double nan = 0.0, std::optional<double> posinf = std::nul
 template <Operand A, Operand B>
 requires detail::BinaryOperands<A, B>
 auto isclose(A&& a, B&& b, double rtol = 1e-5, double atol = 1e-8, bool equal_nan = false) {
+  // PyTorch raises for negative tolerances (NaN ones pass its check, and ours).
+  if (rtol < 0) {
+    detail::raise<ValueError>(detail::op_or("isclose"),
+                              "rtol must be greater than or equal to zero, but got ", rtol);
+  }
+  if (atol < 0) {
+    detail::raise<ValueError>(detail::op_or("isclose"),
+                              "atol must be greater than or equal to zero, but got ", atol);
+  }
   auto na = detail::as_node(std::forward<A>(a));
   auto nb = detail::as_node(std::forward<B>(b));
   using C = detail::common_t<decltype(na), decltype(nb)>;
@@ -125,6 +134,7 @@ inline namespace TESSERA_EVAL_NS {
 template <Operand A, Operand B>
 requires detail::BinaryOperands<A, B>
 bool allclose(A&& a, B&& b, double rtol = 1e-5, double atol = 1e-8, bool equal_nan = false) {
+  const detail::OpScope scope("allclose");
   return all(isclose(std::forward<A>(a), std::forward<B>(b), rtol, atol, equal_nan));
 }
 }  // namespace TESSERA_EVAL_NS

@@ -91,6 +91,7 @@ void assign_expression(Tensor<T>& dst, const E& e) {
     dst = materialize<T>(e);
     return;
   }
+  require_writable(op_or("assign"), dst.shape(), dst.strides());
   const AliasQuery query{dst.storage().data(), dst.data(), &dst.shape(), &dst.strides()};
   if (expr_aliases(e, query)) {
     const auto temporary = materialize<typename E::value_type>(e);

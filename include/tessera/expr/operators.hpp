@@ -19,7 +19,9 @@ concept BinaryOperands = (Expression<L> || Expression<R>)&&Operand<L>&& Operand<
 template <class E>
 using value_of = typename std::remove_cvref_t<E>::value_type;
 
-// Why a dtype was refused, per kind (the instantiation stack names the function).
+// Why a dtype was refused, per kind (the instantiation stack names the function). Every
+// Numeric row (neg, sub, pow, fmod, remainder, floor_divide) is refused for bool by PyTorch
+// 2.15 too; square, which PyTorch takes (int64), has a kind of its own.
 template <class Kind, class T>
 constexpr void check_kind_accepts() {
   static_assert(kind_types<Kind, T>::accepts || !std::is_same_v<Kind, kind::Numeric>,

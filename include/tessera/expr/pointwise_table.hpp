@@ -25,6 +25,8 @@ struct Numeric {};
 struct Floating {};
 /// Division: true division into float for two bools (PyTorch's `/`), else as Same.
 struct Division {};
+/// Any dtype; computes and returns T, and int64 for bool (torch.square of bool).
+struct Squaring {};
 /// Any dtype; computes in T and returns bool.
 struct Test {};
 /// bool and integers (bitwise); computes and returns T.
@@ -55,6 +57,12 @@ struct kind_types<kind::Floating, T> {
 template <class T>
 struct kind_types<kind::Division, T> {
   using compute = std::conditional_t<std::is_same_v<T, bool>, float, T>;
+  using result = compute;
+  static constexpr bool accepts = true;
+};
+template <class T>
+struct kind_types<kind::Squaring, T> {
+  using compute = std::conditional_t<std::is_same_v<T, bool>, std::int64_t, T>;
   using result = compute;
   static constexpr bool accepts = true;
 };
@@ -114,7 +122,7 @@ struct kind_types<kind::Integer, T> : kind_types<kind::Same, T> {
   X(Sigmoid, sigmoid, Floating, "1 / (1 + e^-x)", pw::sigmoid(a))                               \
   X(Reciprocal, reciprocal, Floating, "1 / x", T(1) / a)                                        \
   X(Sign, sign, Same, "-1, 0 or 1 (NaN and -0.0 give +0.0)", pw::sign(a))                       \
-  X(Square, square, Numeric, "x * x (integers wrap)", pw::mul(a, a))                            \
+  X(Square, square, Squaring, "x * x (integers wrap; int64 for bool)", pw::mul(a, a))           \
   X(Floor, floor, Same, "round down (integers unchanged)", pw::floor(a))                        \
   X(Ceil, ceil, Same, "round up (integers unchanged)", pw::ceil(a))                             \
   X(Round, round, Same, "round half to even (integers unchanged)", pw::round(a))                \

@@ -32,12 +32,13 @@ struct ValuesIndices {
 
 namespace detail {
 
-/// A floating value type, or a compile-time error naming the fix (PyTorch refuses mean & co.
-/// of integers too).
+/// A floating value type, or a compile-time error naming the fix (SPEC: PyTorch 2.15 refuses
+/// mean, nanmean, var and std of integers too; it promotes logsumexp's to float32, which
+/// tessera leaves to an explicit cast).
 template <class T>
 constexpr void require_floating_input() {
   static_assert(std::is_floating_point_v<T>,
-                "tessera: mean, nanmean, nansum, var, std and logsumexp need a floating input; "
+                "tessera: mean, nanmean, var, std and logsumexp need a floating input; "
                 "cast first, e.g. ts::mean(a.cast<float>(), 1)");
 }
 
@@ -150,12 +151,16 @@ auto sum(const E& e, const Dims& dims, bool keepdim = false) {
   using T = detail::value_type_t<E>;
   return detail::reduce_over<detail::reduce_ops::Sum<T>>("sum", e, dims, keepdim);
 }
-/// Sum over `dims` with NaN counted as zero (floating input).
+/// Sum over `dims` with NaN counted as zero; of bool and integers, the int64 sum (PyTorch).
 template <Expression E>
 auto nansum(const E& e, const Dims& dims, bool keepdim = false) {
   using T = detail::value_type_t<E>;
-  detail::require_floating_input<T>();
-  return detail::reduce_over<detail::reduce_ops::Sum<T, true>>("nansum", e, dims, keepdim);
+  if constexpr (std::is_floating_point_v<T>) {
+    return detail::reduce_over<detail::reduce_ops::Sum<T, true>>("nansum", e, dims, keepdim);
+  } else {
+    // Bool and integers hold no NaN: sum's int64 result (PyTorch).
+    return detail::reduce_over<detail::reduce_ops::Sum<T>>("nansum", e, dims, keepdim);
+  }
 }
 /// Product along `dim`: T for floats, int64 for bool and integers (wrapping).
 template <Expression E>

@@ -12,6 +12,7 @@
 #include "tessera/ops/reduce_methods.hpp"
 #include "tessera/ops/scatter_methods.hpp"
 #include "tessera/ops/searchsorted_methods.hpp"
+#include "tessera/ops/shape_methods.hpp"
 
 namespace tessera {
 
@@ -22,6 +23,7 @@ struct OpMethods : NonzeroMethods<D>,
                    ScatterMethods<D>,
                    ReduceMethods<D>,
                    OrderingMethods<D>,
-                   IndexingMethods<D> {};
+                   IndexingMethods<D>,
+                   ShapeMethods<D> {};
 
 }  // namespace tessera

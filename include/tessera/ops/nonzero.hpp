@@ -122,12 +122,14 @@ void nonzero_into(const E& e, Tensor<std::int64_t>& out, const char* op) {
     const auto plan = nonzero_plan_host(k, extents, linear);
     const Shape result{plan.total(), ndim};
     if (out.shape() != result) out = Tensor<std::int64_t>::empty(result, device);
+    require_writable(op, out.shape(), out.strides());
     nonzero_write_host(k, extents, linear, plan, out.view(), plan.total());
     return;
   }
   const std::int64_t z = nonzero_count(e, shape, device);  // the one device -> host sync
   const Shape result{z, ndim};
   if (out.shape() != result) out = Tensor<std::int64_t>::empty(result, device);
+  require_writable(op, out.shape(), out.strides());
   nonzero_fill(e, shape, device, out.view(), z);
 }
 

@@ -191,6 +191,7 @@ void searchsorted_into(const char* op, const char* sequence_name, const Seq& seq
   // way (the out= rule, docs/reliability.md): even a value read element for element may be read
   // again after its slot is written (the merge path reads values ahead).
   bool in_place = out_given && out.shape() == values_shape && out.storage().data() != nullptr;
+  if (in_place) require_writable(op, out.shape(), out.strides());
   if (in_place) {
     in_place = !expr_reads_storage_of(values, out) && !expr_reads_storage_of(sequence, out) &&
                !(sorter != nullptr && sorter->storage().data() == out.storage().data());

@@ -243,6 +243,17 @@ namespace ragged {
 /// mask.shape equals x.shape[:2]; DeviceError unless both are on one device.
 template <class T>
 RaggedTensor<T> boolean_mask(const Tensor<T>& x, const Tensor<bool>& mask);
+inline namespace TESSERA_EVAL_NS {
+/// boolean_mask of lazy expressions (`ragged::boolean_mask(x * 1, x > 0)`): each is evaluated
+/// once (DESIGN part 2: every function reads expressions where it takes values).
+template <Expression X, Expression M>
+requires(std::is_same_v<typename M::value_type, bool> &&
+         !(std::is_same_v<X, Tensor<typename X::value_type>> && std::is_same_v<M, Tensor<bool>>))
+RaggedTensor<typename X::value_type> boolean_mask(const X& x, const M& mask) {
+  return ::tessera::ragged::boolean_mask<typename X::value_type>(detail::tensor_of(x),
+                                                                 detail::tensor_of(mask));
+}
+}  // namespace TESSERA_EVAL_NS
 }  // namespace ragged
 
 namespace detail {
