@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <sstream>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "support/golden.hpp"
@@ -536,4 +538,68 @@ TEST(ShapesExpressions, FreeFunctionTwinsOfTheViews) {
   EXPECT_EQ(ts::diagonal(m, 1).to_vector(), (std::vector<float>{1, 5}));
   EXPECT_EQ(ts::chunk(m, 2, 0).size(), 2u);
   EXPECT_EQ(ts::unbind(m, 1).size(), 3u);
+}
+
+TEST(ShapesLayouts, InPlaceOpsWriteThroughPermutedAndDiagonalViews) {
+  for (const auto device : devices()) {
+    // Each in-place op on a view of `a` must leave `a` as the same op on a contiguous copy of
+    // the view, written back by hand, would.
+    const auto fresh = [&] {
+      return ts::Tensor<float>::arange(0.0f, 24.0f, 1.0f, device).reshape({2, 3, 4});
+    };
+    const auto check = [&](const char* what, auto&& op_on_view, auto&& take_view) {
+      auto a = fresh();
+      auto v = take_view(a);
+      op_on_view(v);
+      auto b = fresh();
+      auto w = take_view(b).contiguous();
+      op_on_view(w);
+      auto target = take_view(b);
+      target = w * 1.0f;  // write the expected values through the same view
+      EXPECT_EQ(a.to_vector(), b.to_vector()) << what;
+    };
+    const auto permuted = [](const ts::Tensor<float>& t) { return t.permute({2, 0, 1}); };
+    const auto diagonal = [](const ts::Tensor<float>& t) { return t.diagonal(1, 1, 2); };
+    const auto rows = ts::tensor<std::int64_t>({{1, 0}, {3, 1}}, device);   // into (4, 2, 3)
+    const auto cells = ts::tensor<std::int64_t>({{1, 0}, {0, 2}}, device);  // into (2, 3)
+    for (const auto& [name, view] : {std::pair{"permuted", +permuted}, std::pair{"diagonal", +diagonal}}) {
+      check(name, [](auto& v) { v.masked_fill_(v > 5.0f, -1.0f); }, view);
+      check(name, [&](auto& v) {
+        v.index_put_({ts::tensor<std::int64_t>({1, 0, 1}, device)}, 9.0f, /*accumulate*/ true);
+      }, view);
+      check(name, [&](auto& v) {
+        const auto ups = ts::Tensor<float>::ones({2}, device) * 7.0f;
+        if (v.dim() == 2) v.scatter_nd_add_(cells, ts::Tensor<float>(ups));
+        if (v.dim() == 3) v.scatter_nd_sub_(rows, ts::Tensor<float>::ones({2, 3}, device));
+      }, view);
+      check(name, [](auto& v) { v = v * 2.0f + v.flip({0}); }, view);
+    }
+  }
+}
+
+TEST(ShapesLayouts, RaggedSegmentFormatAndInteropReadExpandedViews) {
+  for (const auto device : devices()) {
+    const auto row = ts::tensor<float>({1, 0, 3}, device);
+    const auto e = row.unsqueeze(0).expand({2, 3});  // stride 0 rows
+    const auto c = e.contiguous();
+    const auto ids = ts::tensor<std::int64_t>({1, 0}, device);
+    EXPECT_EQ(ts::unsorted_segment_sum(e, ids, 2).to_vector(),
+              ts::unsorted_segment_sum(c, ids, 2).to_vector());
+    const auto lengths = ts::tensor<std::int64_t>({1, 3}, device);
+    EXPECT_EQ(ts::RaggedTensor<float>::from_tensor(e, lengths).to_list(),
+              ts::RaggedTensor<float>::from_tensor(c, lengths).to_list());
+    const auto mask = ts::tensor<bool>({{true, false, true}, {false, true, true}}, device);
+    EXPECT_EQ(ts::ragged::boolean_mask(e, mask).to_list(),
+              ts::ragged::boolean_mask(c, mask).to_list());
+    const auto nd = ts::tensor<std::int64_t>({{1, 2}, {0, 0}}, device);
+    EXPECT_EQ(e.gather_nd(nd).to_vector(), c.gather_nd(nd).to_vector());
+    const auto edges = ts::tensor<float>({0.5f, 2.0f}, device);
+    EXPECT_EQ(e.bucketize(edges).to_vector(), c.bucketize(edges).to_vector());
+    EXPECT_EQ(e.count_nonzero(), 4);
+    EXPECT_EQ(e.cast<double>().to_vector(), c.cast<double>().to_vector());
+    std::ostringstream printed, expected;
+    printed << e;
+    expected << c;
+    EXPECT_EQ(printed.str(), expected.str());
+  }
 }

@@ -237,8 +237,9 @@ requires std::is_arithmetic_v<V> Tensor<typename E::value_type> full_like(const 
 
 }  // namespace TESSERA_EVAL_NS
 
-// ---- the methods of expressions -------------------------------------------------------------
-
+// ---- the methods of expressions (ops/shape_methods.hpp, where they are documented) ------------
+#if !defined(TESSERA_DOXYGEN)
+/// Defines ShapeMethods<D>::name(params) as the Tensor method of the evaluated expression.
 #define TESSERA_SHAPE_METHOD(name, params, args)       \
   template <class D>                                   \
   template <class Abi>                                 \
@@ -287,5 +288,6 @@ TESSERA_SHAPE_METHOD(roll, (const std::vector<std::int64_t>& shifts,
 TESSERA_SHAPE_METHOD(tril, (std::int64_t k), (k))
 TESSERA_SHAPE_METHOD(triu, (std::int64_t k), (k))
 #undef TESSERA_SHAPE_METHOD
+#endif
 
 }  // namespace tessera
