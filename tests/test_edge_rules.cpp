@@ -96,7 +96,8 @@ TEST(EdgeRules, TakeAlongDimOfA0dTensorIsAnIndexError) {
     const auto i0 = ts::Tensor<std::int64_t>::scalar(0, device);
     EXPECT_THROW(x.take_along_dim(i0, 0), ts::IndexError);
     EXPECT_THROW(x.take_along_dim(i0, -1), ts::IndexError);
-    EXPECT_THROW(ts::roll(x, {1}, {0}), ts::IndexError);
+    EXPECT_THROW(ts::roll(x, 1, 0), ts::IndexError);
+    EXPECT_THROW(x.roll({1}, {0}), ts::IndexError);
     EXPECT_EQ(x.gather(0, i0).item(), 5.0f);
     EXPECT_EQ(x.index_select(0, i0).item(), 5.0f);
     EXPECT_EQ(ts::cumsum(x, 0).item(), 5.0f);  // reductions and scans accept dim 0 and -1

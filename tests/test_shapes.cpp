@@ -507,7 +507,7 @@ TEST(ShapesDocs, TourComputesWhatThePageSays) {
   auto d = x.unsqueeze(1) - x.unsqueeze(0);         // (2, 2, 3) pairwise differences, lazy
   ts::Tensor<float> dist2 = ts::sum(d * d, -1);     // (2, 2): no (2, 2, 3) temporary
   auto windows = ts::Tensor<float>::arange(0.0f, 8.0f).unfold(0, 3, 2);  // (3, 3) windows
-  auto rolled = ts::roll(x, /*shifts*/ {1}, /*dims*/ {1});               // a new tensor
+  auto rolled = ts::roll(x, /*shift*/ 1, /*dim*/ 1);                     // a new tensor
   auto grids = ts::meshgrid({ts::tensor<float>({1, 2}), ts::tensor<float>({5, 6, 7})},
                             ts::Indexing::XY);      // two (3, 2) read-only views
   // [end-snippet]
