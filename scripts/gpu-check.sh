@@ -4,7 +4,8 @@
 #   scripts/gpu-check.sh stage
 #       On the build machine: copies what the GPU machine lacks into gpu-stage/ (git-ignored):
 #       GoogleTest sources, Google Benchmark (headers, shared library, CMake package), xtensor /
-#       xtl / xsimd and nlohmann-json headers with their CMake packages. Prints its size.
+#       xtl / xsimd and nlohmann-json headers with their CMake packages, Random123's headers.
+#       Prints its size.
 #
 #   scripts/gpu-check.sh run [--dry-run] [--out DIR] [--targets "T1 T2 ..."]
 #       On the GPU machine (nvcc, CMake, ninja, PyTorch; no network): builds GoogleTest from the
@@ -45,6 +46,7 @@ stage() {
   copy_into_prefix /usr/include/xtensor /usr/include/xtl /usr/include/xsimd \
     /usr/$MULTIARCH/cmake/xtensor /usr/share/cmake/xtl /usr/$MULTIARCH/cmake/xsimd
   copy_into_prefix /usr/include/nlohmann /usr/share/cmake/nlohmann_json
+  copy_into_prefix /usr/include/Random123
   log "staged into $STAGE: $(du -sh "$STAGE" | cut -f1) (the repository plus this must stay under 64 MiB)"
 }
 

@@ -315,4 +315,33 @@ TEST(Contract, ShapesAndViews) {
             (std::vector<float>{0.0f, 0.25f, 0.5f, 0.75f, 1.0f}));
 }
 
+
+// Part 3, "random numbers", spelled as DESIGN.md spells it.
+TEST(Contract, RandomNumbers) {
+  ts::Generator gen(42);  gen.seed(7);  gen.offset();  ts::manual_seed(42);  ts::default_generator();
+  auto u = ts::rand<float>({3, 4});
+  auto v = ts::rand<float>({3, 4}, gen);
+  const auto dev = ts::cuda_available() ? ts::Device::cuda() : ts::Device::cpu();
+  auto w = ts::randn<double>({1000}, {.generator = gen, .device = dev});
+  auto k = ts::randint<int64_t>(0, 10, {5}, gen);
+  auto g = ts::normal<float>(/*mean*/0.0f, /*std*/2.0f, {100}, gen);
+  auto x = ts::Tensor<float>::zeros({2, 3});
+  x.uniform_(-1.0f, 1.0f, gen); x.normal_(0.0f, 1.0f); x.bernoulli_(0.3, gen);
+  auto probs = ts::Tensor<float>::full({4}, 0.5f);
+  auto b = ts::bernoulli(probs, gen);
+  ts::Tensor<int64_t> perm = ts::randperm(10, gen);
+  ts::randperm(10, {.device = dev});
+  auto weights = ts::tensor<float>({1, 2, 3, 4});
+  auto picks = ts::multinomial(weights, /*num_samples*/3, /*replacement*/false, gen);
+  ts::rand_like(x, gen); ts::randn_like(x);
+  EXPECT_EQ(u.shape(), (ts::Shape{3, 4}));
+  EXPECT_EQ(v.shape(), (ts::Shape{3, 4}));
+  EXPECT_EQ(w.device(), dev);
+  EXPECT_EQ(k.numel(), 5);
+  EXPECT_EQ(g.numel(), 100);
+  EXPECT_EQ(b.numel(), 4);
+  EXPECT_EQ(perm.numel(), 10);
+  EXPECT_EQ(picks.numel(), 3);
+}
+
 }  // namespace

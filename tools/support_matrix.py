@@ -256,6 +256,19 @@ def rows():
          instantiated("src/backend/device/elementwise.cu", "TESSERA_INSTANTIATE_NODES"),
          "strided copies through the expression evaluator (the device's node kernels); "
          "linspace/logspace computed on the host, then copied"),
+        ("random: `rand`, `randn`, `normal`, `rand_like`, `randn_like`, `bernoulli`, "
+         "`multinomial`, `uniform_`, `normal_`", "ops/random.md",
+         (["float", "double"], "`src/random/random.cpp` (float and double, static_assert)"),
+         (["float", "double"], "`src/backend/device/random.cu` (TESSERA_FOR_EACH_RANDOM_DIST)"),
+         "one Philox4x32-10 stream: the same numbers on every device and thread count"),
+        ("random: `randint`", "ops/random.md",
+         instantiated("src/random/random.cpp", "TESSERA_INSTANTIATE_RANDINT"),
+         instantiated("src/random/random.cpp", "TESSERA_INSTANTIATE_RANDINT"),
+         "bool: a static_assert (use bernoulli); `randperm` gives int64"),
+        ("random: `bernoulli_`", "ops/random.md",
+         instantiated("src/random/random.cpp", "TESSERA_INSTANTIATE_RANDOM_METHODS"),
+         instantiated("src/random/random.cpp", "TESSERA_INSTANTIATE_RANDOM_METHODS"),
+         "uniforms of T for float and double, of double otherwise"),
     ] + segment_rows() + reduction_rows() + pointwise_rows()
 
 

@@ -14,3 +14,4 @@
 #include "tessera/ops/scatter.hpp"
 #include "tessera/ops/searchsorted.hpp"
 #include "tessera/ops/shapes.hpp"
+#include "tessera/random/random.hpp"

@@ -19,6 +19,7 @@
 #include "tessera/ops/scatter.hpp"
 #include "tessera/ops/searchsorted.hpp"
 #include "tessera/ops/shapes.hpp"
+#include "tessera/random/random.hpp"
 #include "tessera/ops/segment.hpp"
 #include "tessera/ragged/ragged_tensor.hpp"
 #include "tessera/ragged/range.hpp"

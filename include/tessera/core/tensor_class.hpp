@@ -25,6 +25,8 @@ struct DLManagedTensor;  // dlpack/dlpack.h; Tensor<T>::to_dlpack is in tessera/
 
 namespace tessera {
 
+class Generator;  // tessera/random/generator.hpp
+
 namespace detail {
 inline namespace TESSERA_EVAL_NS {
 // Defined in expr/evaluate.hpp.
@@ -296,6 +298,31 @@ class Tensor : public Expr<Tensor<T>> {
   /// Rolled by `shifts[i]` along `dims[i]`; with no dims, over the flattened tensor (one shift).
   Tensor roll(const std::vector<std::int64_t>& shifts,
               const std::vector<std::int64_t>& dims = {}) const;
+  /// @}
+
+  /// @name Random fills in place (tessera/random/random.hpp; the default generator unless one
+  /// is given). Elements are numbered in row-major order whatever the strides; an expanded
+  /// tensor is refused (ValueError) and nothing is drawn.
+  /// @{
+
+  /// Uniform in [lo, hi) (lo > hi → ValueError); float and double tensors (ValueError else).
+  const Tensor& uniform_(double lo = 0.0, double hi = 1.0) const;
+  /// uniform_ from `generator`.
+  const Tensor& uniform_(double lo, double hi, const Generator& generator) const;
+  /// Normal with `mean` and standard deviation `std` (std < 0 → ValueError); float and double.
+  const Tensor& normal_(double mean = 0.0, double std = 1.0) const;
+  /// normal_ from `generator`.
+  const Tensor& normal_(double mean, double std, const Generator& generator) const;
+  /// 1 with probability p, else 0 (p in [0, 1], else ValueError); any dtype (the uniforms are
+  /// of T for float and double tensors, double otherwise).
+  const Tensor& bernoulli_(double p = 0.5) const;
+  /// bernoulli_ from `generator`.
+  const Tensor& bernoulli_(double p, const Generator& generator) const;
+  /// @}
+
+  /// @name Copies in a new layout, continued
+  /// @{
+
   /// The lower triangle (j - i <= k) of the last two dimensions, zeros elsewhere.
   Tensor tril(std::int64_t k = 0) const;
   /// The upper triangle (j - i >= k) of the last two dimensions, zeros elsewhere.
