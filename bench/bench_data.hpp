@@ -62,4 +62,12 @@ void register_case(const char* family, const char* peer, F fn) {
   }
 }
 
+/// Registers `fn(state)` as "<name>/<peer>": a case of one size, wall-clock time.
+template <class F>
+void register_once(const std::string& name, const char* peer, F fn) {
+  benchmark::RegisterBenchmark((name + "/" + peer).c_str(), fn)
+      ->UseRealTime()
+      ->Unit(benchmark::kMicrosecond);
+}
+
 }  // namespace bench

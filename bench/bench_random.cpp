@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   for (const auto& name : names()) {
-    register_case(name, "tessera", [name](benchmark::State& s) { tessera_case(s, name); });
+    register_once(name, "tessera", [name](benchmark::State& s) { tessera_case(s, name); });
   }
 #if defined(TESSERA_BENCH_WITH_TORCH)
   register_torch_random();

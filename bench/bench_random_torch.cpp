@@ -39,6 +39,6 @@ void torch_case(benchmark::State& state, const std::string& name) {
 /// Called from bench_random.cpp's main when the torch peer is built.
 void register_torch_random() {
   for (const auto& name : names()) {
-    register_case(name, "libtorch", [name](benchmark::State& s) { torch_case(s, name); });
+    register_once(name, "libtorch", [name](benchmark::State& s) { torch_case(s, name); });
   }
 }

@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   for (const auto& name : bench::shapes::names()) {
-    bench::shapes::register_case(name, "tessera",
+    bench::shapes::register_once(name, "tessera",
                                  [name](benchmark::State& s) { tessera_case(s, name); });
   }
 #if defined(TESSERA_BENCH_WITH_TORCH)

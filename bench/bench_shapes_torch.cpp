@@ -50,7 +50,7 @@ void torch_case(benchmark::State& state, const std::string& name) {
 /// Called from bench_shapes.cpp's main when the torch peer is built.
 void register_torch_shapes() {
   for (const auto& name : bench::shapes::names()) {
-    bench::shapes::register_case(name, "libtorch",
+    bench::shapes::register_once(name, "libtorch",
                                  [name](benchmark::State& s) { torch_case(s, name); });
   }
 }

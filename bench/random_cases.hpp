@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "bench_data.hpp"
+
 namespace bench::random {
 
 inline constexpr std::int64_t kElements = 10'000'000;
@@ -26,12 +28,6 @@ inline const std::vector<std::string>& names() {
   return s;
 }
 
-/// Registers `fn(state)` for case `name` as "<name>/<peer>".
-template <class F>
-void register_case(const std::string& name, const char* peer, F fn) {
-  benchmark::RegisterBenchmark((name + "/" + peer).c_str(), fn)
-      ->UseRealTime()
-      ->Unit(benchmark::kMicrosecond);
-}
+using bench::register_once;
 
 }  // namespace bench::random

@@ -8,21 +8,14 @@
 #include <type_traits>
 #include <vector>
 
+#include "support/typed.hpp"
 #include "tessera/tessera.hpp"
 
 namespace ts = tessera;
 
-namespace {
-std::vector<ts::Device> devices() {
-  std::vector<ts::Device> out{ts::Device::cpu()};
-  if (ts::cuda_available()) out.push_back(ts::Device::cuda(0));
-  return out;
-}
-}  // namespace
-
 // tf.ragged.boolean_mask(x * 1, mask) works in TF; DESIGN part 2: expressions where values go.
 TEST(EdgeRules, RaggedBooleanMaskTakesExpressions) {
-  for (const auto device : devices()) {
+  for (const auto device : tessera_test::available_devices()) {
     const auto x = ts::tensor<std::int64_t>({{1, 2, 3}, {4, 5, 6}}, device);
     const auto mask = ts::tensor<bool>({{true, false, true}, {false, false, true}}, device);
     const auto from_expression = ts::ragged::boolean_mask(x * 1, mask);
@@ -37,7 +30,7 @@ TEST(EdgeRules, RaggedBooleanMaskTakesExpressions) {
 
 // torch.nansum(torch.tensor([1, 2], dtype=torch.int32), 0) -> tensor(3) (int64).
 TEST(EdgeRules, NansumOfBoolAndIntegersIsTheirInt64Sum) {
-  for (const auto device : devices()) {
+  for (const auto device : tessera_test::available_devices()) {
     const auto i = ts::tensor<std::int32_t>({{1, 2}, {3, 4}}, device);
     const auto s = ts::nansum(i, 0);
     static_assert(std::is_same_v<decltype(s), const ts::Tensor<std::int64_t>>);
@@ -51,7 +44,7 @@ TEST(EdgeRules, NansumOfBoolAndIntegersIsTheirInt64Sum) {
 
 // torch.square(torch.tensor([True])) -> tensor([1]) (int64).
 TEST(EdgeRules, SquareOfBoolIsInt64) {
-  for (const auto device : devices()) {
+  for (const auto device : tessera_test::available_devices()) {
     const auto b = ts::tensor<bool>({true, false}, device);
     ts::Tensor<std::int64_t> s = ts::square(b);
     EXPECT_EQ(s.to_vector(), (std::vector<std::int64_t>{1, 0}));
@@ -65,7 +58,7 @@ TEST(EdgeRules, SquareOfBoolIsInt64) {
 
 // torch.isclose(a, b, rtol=-1) raises "rtol must be greater than or equal to zero".
 TEST(EdgeRules, IscloseRefusesNegativeTolerances) {
-  for (const auto device : devices()) {
+  for (const auto device : tessera_test::available_devices()) {
     const auto a = ts::tensor<float>({1.0f, 2.0f}, device);
     const auto b = ts::tensor<float>({1.0f, 2.5f}, device);
     EXPECT_THROW(ts::isclose(a, b, -1.0), ts::ValueError);
@@ -91,7 +84,7 @@ TEST(EdgeRules, IscloseRefusesNegativeTolerances) {
 // specified as 0 but tensor has no dimensions"); gather and index_select take a 0-d input
 // as one element along dim 0, as PyTorch does.
 TEST(EdgeRules, TakeAlongDimOfA0dTensorIsAnIndexError) {
-  for (const auto device : devices()) {
+  for (const auto device : tessera_test::available_devices()) {
     const auto x = ts::Tensor<float>::scalar(5.0f, device);
     const auto i0 = ts::Tensor<std::int64_t>::scalar(0, device);
     EXPECT_THROW(x.take_along_dim(i0, 0), ts::IndexError);

@@ -14,17 +14,12 @@
 #include <vector>
 
 #include "support/host_threads.hpp"
+#include "support/typed.hpp"
 #include "tessera/tessera.hpp"
 
 namespace ts = tessera;
 
 namespace {
-
-std::vector<ts::Device> devices() {
-  std::vector<ts::Device> out{ts::Device::cpu()};
-  if (ts::cuda_available()) out.push_back(ts::Device::cuda(0));
-  return out;
-}
 
 /// Philox4x32-10 from its definition (Salmon et al., SC'11), independent of Random123.
 std::vector<std::uint32_t> philox(std::uint64_t seed, std::uint64_t block) {
@@ -84,7 +79,7 @@ TEST(RandomStream, ReferencePhiloxGivesRandom123sKnownAnswers) {
 
 TEST(RandomStream, EveryDistributionTakesTheWordsSpecSays) {
   const std::uint64_t seed = 0x123456789abcdefULL;
-  for (const auto device : devices()) {
+  for (const auto device : tessera_test::available_devices()) {
     ts::Generator gen(seed);
     // Words of the seed's key: the high half of the seed is the second key word.
     const auto raw = ts::randint<std::int64_t>(0, std::int64_t{1} << 32, {9}, {gen, device});
@@ -168,7 +163,7 @@ TEST(RandomStream, SameBitsOnEveryDeviceAndThreadCount) {
 }
 
 TEST(RandomStream, StridedInPlaceFillsNumberElementsRowMajor) {
-  for (const auto device : devices()) {
+  for (const auto device : tessera_test::available_devices()) {
     auto x = ts::Tensor<float>::zeros({3, 5}, device);
     x.t().uniform_(0.0, 1.0, ts::Generator(7));
     const auto direct = ts::rand<float>({5, 3}, {ts::Generator(7), device});
@@ -322,7 +317,7 @@ TEST(RandomErrors, BadArgumentsRaiseAndDrawNothing) {
 }
 
 TEST(RandomDocs, MonteCarloPiAndATrainTestSplit) {
-  for (const auto dev : devices()) {
+  for (const auto dev : tessera_test::available_devices()) {
     // [snippet:random-tour]
     ts::Generator gen(2026);                                 // a stream: seed 2026, offset 0
     auto x = ts::rand<double>({1'000'000}, {gen, dev});      // U[0, 1), on dev

@@ -22,12 +22,6 @@ using tessera_test::shape_of;
 
 namespace {
 
-std::vector<ts::Device> devices() {
-  std::vector<ts::Device> out{ts::Device::cpu()};
-  if (ts::cuda_available()) out.push_back(ts::Device::cuda(0));
-  return out;
-}
-
 std::vector<std::int64_t> ints(const nlohmann::json& j) {
   return j.get<std::vector<std::int64_t>>();
 }
@@ -99,7 +93,7 @@ bool shares_storage(const ts::Tensor<float>& x, const ts::Tensor<float>& y) {
 TEST(ShapesGolden, EveryCaseMatchesPyTorchOnEveryDevice) {
   const auto& cases = golden("shapes_golden.json")["cases"];
   ASSERT_GT(cases.size(), 150u);
-  for (const auto device : devices()) {
+  for (const auto device : tessera_test::available_devices()) {
     for (const auto& c : cases) {
       const std::string what = c.dump() + " on " + (device.is_cpu() ? "cpu" : "cuda:0");
       const auto x = golden_input(c, device);
@@ -126,7 +120,7 @@ TEST(ShapesGolden, EveryCaseMatchesPyTorchOnEveryDevice) {
 }
 
 TEST(ShapesGolden, MeshgridMatchesPyTorch) {
-  for (const auto device : devices()) {
+  for (const auto device : tessera_test::available_devices()) {
     for (const auto& c : golden("shapes_golden.json")["meshgrid"]) {
       std::vector<ts::Tensor<float>> inputs;
       const auto sizes = ints(c["sizes"]);
@@ -183,7 +177,7 @@ void check_factory(const nlohmann::json& c, ts::Device device) {
 }  // namespace
 
 TEST(ShapesGolden, LinspaceLogspaceAndEyeMatchPyTorchPerDtype) {
-  for (const auto device : devices()) {
+  for (const auto device : tessera_test::available_devices()) {
     for (const auto& c : golden("shapes_golden.json")["factories"]) {
       const std::string dtype = c["dtype"];
       if (dtype == "uint8") check_factory<std::uint8_t>(c, device);
@@ -214,10 +208,12 @@ TEST(Shapes, FactoryErrorsAndDeviceForms) {
 // ---- views: identity, writes, the read-only rule ------------------------------------------------
 
 TEST(ShapesViews, EveryViewOpSharesStorageAndAllocatesNothing) {
-  for (const auto device : devices()) {
+  for (const auto device : tessera_test::available_devices()) {
     const auto x = ts::Tensor<float>::arange(0.0f, 24.0f, 1.0f, device).reshape({2, 3, 4});
     const float* base = x.data_ptr();
     const auto same = [&](const ts::Tensor<float>& v) { return v.storage().data() == x.storage().data(); };
+    ts::reset_peak_memory_stats(device);
+    const std::size_t before = ts::memory_stats(device).current_bytes;
     EXPECT_TRUE(same(x.permute({2, 0, 1})));
     EXPECT_TRUE(same(x.movedim(0, -1)));
     EXPECT_TRUE(same(x.unsqueeze(1)));
@@ -241,6 +237,8 @@ TEST(ShapesViews, EveryViewOpSharesStorageAndAllocatesNothing) {
     for (const auto& part : x.chunk(3, 1)) EXPECT_TRUE(same(part));
     EXPECT_EQ(x.narrow(2, 1, 2).data_ptr(), base + 1);
     EXPECT_EQ(x.diagonal(1, 1, 2).data_ptr(), base + 1);
+    // No view allocated tensor memory, not even for a moment.
+    EXPECT_EQ(ts::memory_stats(device).peak_bytes, before);
     // view() refuses what only a copy could give; reshape copies it.
     EXPECT_THROW(x.transpose(0, 2).view({24}), ts::ShapeError);
     EXPECT_FALSE(same(x.transpose(0, 2).reshape({24})));
@@ -248,7 +246,7 @@ TEST(ShapesViews, EveryViewOpSharesStorageAndAllocatesNothing) {
 }
 
 TEST(ShapesViews, WritesThroughViewsReachTheBase) {
-  for (const auto device : devices()) {
+  for (const auto device : tessera_test::available_devices()) {
     auto x = ts::Tensor<float>::zeros({3, 3}, device);
     auto d = x.diagonal();
     d = d + 1.0f;  // writes in place: same shape and device
@@ -265,7 +263,7 @@ TEST(ShapesViews, WritesThroughViewsReachTheBase) {
 }
 
 TEST(ShapesViews, ExpandedTensorsAreReadOnlyDestinations) {
-  for (const auto device : devices()) {
+  for (const auto device : tessera_test::available_devices()) {
     const auto row = ts::Tensor<float>::arange(0.0f, 4.0f, 1.0f, device);
     auto e = row.expand({3, 4});
     const auto before = row.to_vector();
@@ -343,7 +341,7 @@ TEST(ShapesViews, ErrorsNameTheOpAndTheValues) {
 // ---- expressions as inputs ----------------------------------------------------------------------
 
 TEST(ShapesExpressions, EveryMethodOfTheBlockTakesAnExpression) {
-  for (const auto device : devices()) {
+  for (const auto device : tessera_test::available_devices()) {
     const auto r = ts::Tensor<float>::arange(0.0f, 6.0f, 1.0f, device);
     const auto m = r.reshape({2, 3});
     // The pairwise-difference idiom.
@@ -440,7 +438,7 @@ TYPED_TEST(ShapesTyped, CopiesAndViewsMoveEveryDtypeExactly) {
 // ---- existing op families on the new layouts ----------------------------------------------------
 
 TEST(ShapesLayouts, EveryOpFamilyReadsPermutedExpandedAndDiagonalViews) {
-  for (const auto device : devices()) {
+  for (const auto device : tessera_test::available_devices()) {
     std::vector<float> values;
     for (int i = 0; i < 60; ++i) values.push_back(static_cast<float>((i * 37) % 23) - 11.0f);
     const auto base = ts::Tensor<float>::from_vector(values, {3, 4, 5}).to(device);
@@ -541,7 +539,7 @@ TEST(ShapesExpressions, FreeFunctionTwinsOfTheViews) {
 }
 
 TEST(ShapesLayouts, InPlaceOpsWriteThroughPermutedAndDiagonalViews) {
-  for (const auto device : devices()) {
+  for (const auto device : tessera_test::available_devices()) {
     // Each in-place op on a view of `a` must leave `a` as the same op on a contiguous copy of
     // the view, written back by hand, would.
     const auto fresh = [&] {
@@ -578,7 +576,7 @@ TEST(ShapesLayouts, InPlaceOpsWriteThroughPermutedAndDiagonalViews) {
 }
 
 TEST(ShapesLayouts, RaggedSegmentFormatAndInteropReadExpandedViews) {
-  for (const auto device : devices()) {
+  for (const auto device : tessera_test::available_devices()) {
     const auto row = ts::tensor<float>({1, 0, 3}, device);
     const auto e = row.unsqueeze(0).expand({2, 3});  // stride 0 rows
     const auto c = e.contiguous();
