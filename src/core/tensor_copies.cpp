@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <type_traits>
 #include <vector>
@@ -84,6 +85,29 @@ S linspace_at(S start, S end, S step, std::int64_t steps, std::int64_t i) {
   const std::int64_t halfway = steps / 2;
   return i < halfway ? start + step * static_cast<S>(i)
                      : end - step * static_cast<S>(steps - i - 1);
+}
+
+/// A double as element type T without undefined behaviour: integer types take the value
+/// truncated to int64 (saturated there; NaN gives 0) and then wrap, as PyTorch's integer
+/// logspace does on x86 (10^3 as uint8 is 232); bool is v != 0.
+template <class T>
+T element_of(double v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return static_cast<T>(v);
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return v != 0.0;
+  } else {
+    constexpr double kLimit = 9223372036854775808.0;  // 2^63
+    std::int64_t i = 0;
+    if (v >= kLimit) {
+      i = std::numeric_limits<std::int64_t>::max();
+    } else if (v <= -kLimit) {
+      i = std::numeric_limits<std::int64_t>::min();
+    } else if (v == v) {
+      i = static_cast<std::int64_t>(v);
+    }
+    return static_cast<T>(i);
+  }
 }
 
 void check_steps(const char* op, std::int64_t steps) {
@@ -246,8 +270,8 @@ Tensor<T> Tensor<T>::linspace(T start, T end, std::int64_t steps, Device device)
   if (steps > 1) {
     const S step = (static_cast<S>(end) - static_cast<S>(start)) / static_cast<S>(steps - 1);
     for (std::int64_t i = 0; i < steps; ++i) {
-      values[static_cast<std::size_t>(i)] = static_cast<T>(
-          linspace_at<S>(static_cast<S>(start), static_cast<S>(end), step, steps, i));
+      values[static_cast<std::size_t>(i)] = element_of<T>(static_cast<double>(
+          linspace_at<S>(static_cast<S>(start), static_cast<S>(end), step, steps, i)));
     }
   }
   return from_vector(values, Shape{steps}, device);
@@ -258,14 +282,14 @@ Tensor<T> Tensor<T>::logspace(T start, T end, std::int64_t steps, double base, D
   const detail::OpScope scope("logspace");
   check_steps("logspace", steps);
   std::vector<T> values(static_cast<std::size_t>(steps));
-  if (steps == 1) values[0] = static_cast<T>(std::pow(base, static_cast<double>(start)));
+  if (steps == 1) values[0] = element_of<T>(std::pow(base, static_cast<double>(start)));
   if (steps > 1) {
     const double step =
         (static_cast<double>(end) - static_cast<double>(start)) / static_cast<double>(steps - 1);
     for (std::int64_t i = 0; i < steps; ++i) {
       const double e = linspace_at<double>(static_cast<double>(start), static_cast<double>(end),
                                            step, steps, i);
-      values[static_cast<std::size_t>(i)] = static_cast<T>(std::pow(base, e));
+      values[static_cast<std::size_t>(i)] = element_of<T>(std::pow(base, e));
     }
   }
   return from_vector(values, Shape{steps}, device);
