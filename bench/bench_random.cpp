@@ -26,11 +26,13 @@ void tessera_case(benchmark::State& state, const std::string& name) {
   const auto weights = ts::rand<float>({kRows, kCategories}, gen);
   for (auto _ : state) {
     if (name == "rand_f32") benchmark::DoNotOptimize(ts::rand<float>({kElements}, gen).data_ptr());
-    if (name == "randn_f32") benchmark::DoNotOptimize(ts::randn<float>({kElements}, gen).data_ptr());
+    if (name == "randn_f32")
+      benchmark::DoNotOptimize(ts::randn<float>({kElements}, gen).data_ptr());
     if (name == "randint_i64") {
       benchmark::DoNotOptimize(ts::randint<std::int64_t>(0, 1000, {kElements}, gen).data_ptr());
     }
-    if (name == "zeros_f32") benchmark::DoNotOptimize(ts::Tensor<float>::zeros({kElements}).data_ptr());
+    if (name == "zeros_f32")
+      benchmark::DoNotOptimize(ts::Tensor<float>::zeros({kElements}).data_ptr());
     if (name == "randperm") benchmark::DoNotOptimize(ts::randperm(kPermutation, gen).data_ptr());
     if (name == "multinomial") {
       benchmark::DoNotOptimize(ts::multinomial(weights, kSamples, false, gen).data_ptr());

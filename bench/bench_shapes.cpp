@@ -26,12 +26,12 @@ using bench::shapes::kSide;
 
 void tessera_case(benchmark::State& state, const std::string& name) {
   const bool pairwise = name == "pairwise_sq";
-  const auto a = pairwise ? ts::Tensor<float>::from_vector(bench::random_floats(kPoints * kFeatures, 1),
-                                                           {kPoints, kFeatures})
+  const auto a = pairwise ? ts::Tensor<float>::from_vector(
+                                bench::random_floats(kPoints * kFeatures, 1), {kPoints, kFeatures})
                           : ts::Tensor<float>::from_vector(bench::random_floats(kSide * kSide, 1),
                                                            {kSide, kSide});
-  const auto b = pairwise ? ts::Tensor<float>::from_vector(bench::random_floats(kPoints * kFeatures, 2),
-                                                           {kPoints, kFeatures})
+  const auto b = pairwise ? ts::Tensor<float>::from_vector(
+                                bench::random_floats(kPoints * kFeatures, 2), {kPoints, kFeatures})
                           : ts::Tensor<float>::from_vector(bench::random_floats(kSide * kSide, 2),
                                                            {kSide, kSide});
   for (auto _ : state) {

@@ -23,8 +23,8 @@ inline constexpr std::int64_t kSamples = 10;
 
 /// Case names, in registration order.
 inline const std::vector<std::string>& names() {
-  static const std::vector<std::string> s = {"rand_f32",   "randn_f32", "randint_i64",
-                                             "zeros_f32",  "randperm",  "multinomial"};
+  static const std::vector<std::string> s = {"rand_f32",  "randn_f32", "randint_i64",
+                                             "zeros_f32", "randperm",  "multinomial"};
   return s;
 }
 

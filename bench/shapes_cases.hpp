@@ -23,8 +23,8 @@ inline constexpr std::int64_t kFeatures = 64;
 
 /// Case names, in registration order.
 inline const std::vector<std::string>& names() {
-  static const std::vector<std::string> s = {"flip0",  "flip01", "roll",     "repeat",
-                                             "tril",   "sum_flip_mul",       "pairwise_sq"};
+  static const std::vector<std::string> s = {"flip0", "flip01",       "roll",       "repeat",
+                                             "tril",  "sum_flip_mul", "pairwise_sq"};
   return s;
 }
 

@@ -282,29 +282,55 @@ TEST(Contract, ExternalMemoryDLPackAndNpy) {
   std::filesystem::remove_all(dir);
 }
 
-
 // Part 3, "shapes and views", spelled as DESIGN.md spells it.
 TEST(Contract, ShapesAndViews) {
   auto x = ts::Tensor<float>::arange(0.0f, 24.0f).reshape({2, 3, 4});
-  x.permute({2, 0, 1}); x.movedim(0, -1); x.unsqueeze(1); x.squeeze(); x.squeeze(0);
-  x.flatten(); x.flatten(1, 2); x.reshape({6, 4}).unflatten(1, {2, 2}); x.view({6, 4});
+  x.permute({2, 0, 1});
+  x.movedim(0, -1);
+  x.unsqueeze(1);
+  x.squeeze();
+  x.squeeze(0);
+  x.flatten();
+  x.flatten(1, 2);
+  x.reshape({6, 4}).unflatten(1, {2, 2});
+  x.view({6, 4});
   auto m = x.select(0, 0).unsqueeze(0).select(0, 0).slice(0, 0, 2).slice(1, 0, 3);  // (2, 3)
-  m.expand({4, 2, 3}); ts::broadcast_to(m, {4, 2, 3}); m.narrow(0, 1, 1); m.t(); x.mT();
-  m.diagonal(); x.diagonal(/*offset*/1, 0, 1); std::vector<ts::Tensor<float>> rows = m.unbind(0);
-  m.unfold(/*dim*/0, /*size*/2, /*step*/1);
-  auto parts = ts::split(m, /*size*/2, /*dim*/1);  ts::split(m, {1, 2}, 1);  m.chunk(3, 1);
-  m.flip({0, 1}); ts::roll(m, /*shifts*/{1, -2}, /*dims*/{0, 1}); ts::roll(m, 3);
-  m.repeat({2, 1}); ts::tile(m, {2, 2}); ts::tril(m); ts::triu(m, /*k*/1);
+  m.expand({4, 2, 3});
+  ts::broadcast_to(m, {4, 2, 3});
+  m.narrow(0, 1, 1);
+  m.t();
+  x.mT();
+  m.diagonal();
+  x.diagonal(/*offset*/ 1, 0, 1);
+  std::vector<ts::Tensor<float>> rows = m.unbind(0);
+  m.unfold(/*dim*/ 0, /*size*/ 2, /*step*/ 1);
+  auto parts = ts::split(m, /*size*/ 2, /*dim*/ 1);
+  ts::split(m, {1, 2}, 1);
+  m.chunk(3, 1);
+  m.flip({0, 1});
+  ts::roll(m, /*shifts*/ {1, -2}, /*dims*/ {0, 1});
+  ts::roll(m, 3);
+  m.repeat({2, 1});
+  ts::tile(m, {2, 2});
+  ts::tril(m);
+  ts::triu(m, /*k*/ 1);
   auto v = ts::tensor<float>({1, 2, 3});
   auto A = ts::Tensor<float>::eye(3);
-  ts::diag(v); ts::diag(A, 1);
+  ts::diag(v);
+  ts::diag(A, 1);
   auto xs = ts::tensor<float>({1, 2}), ys = ts::tensor<float>({3, 4, 5});
   auto grids = ts::meshgrid({xs, ys}, ts::Indexing::IJ);
   const auto dev = ts::Device::cpu();
-  ts::Tensor<float>::linspace(0.0f, 1.0f, 5); ts::Tensor<double>::logspace(0.0, 3.0, 4);
-  ts::Tensor<float>::linspace(0.0f, 1.0f, 5, dev); ts::Tensor<double>::logspace(0.0, 3.0, 4, /*base*/2.0, dev);
-  ts::Tensor<float>::eye(3); ts::Tensor<float>::eye(3, 4, ts::Device::cpu());
-  ts::zeros_like(x); ts::ones_like(x); ts::full_like(x, 7.0f); ts::empty_like(x);
+  ts::Tensor<float>::linspace(0.0f, 1.0f, 5);
+  ts::Tensor<double>::logspace(0.0, 3.0, 4);
+  ts::Tensor<float>::linspace(0.0f, 1.0f, 5, dev);
+  ts::Tensor<double>::logspace(0.0, 3.0, 4, /*base*/ 2.0, dev);
+  ts::Tensor<float>::eye(3);
+  ts::Tensor<float>::eye(3, 4, ts::Device::cpu());
+  ts::zeros_like(x);
+  ts::ones_like(x);
+  ts::full_like(x, 7.0f);
+  ts::empty_like(x);
   auto r = ts::Tensor<float>::arange(0.0f, 4.0f);
   ts::Tensor<float> d = (r / 9).unsqueeze(1) - r.unsqueeze(0);
   EXPECT_EQ(rows.size(), 2u);
@@ -315,25 +341,31 @@ TEST(Contract, ShapesAndViews) {
             (std::vector<float>{0.0f, 0.25f, 0.5f, 0.75f, 1.0f}));
 }
 
-
 // Part 3, "random numbers", spelled as DESIGN.md spells it.
 TEST(Contract, RandomNumbers) {
-  ts::Generator gen(42);  gen.seed(7);  gen.offset();  ts::manual_seed(42);  ts::default_generator();
+  ts::Generator gen(42);
+  gen.seed(7);
+  gen.offset();
+  ts::manual_seed(42);
+  ts::default_generator();
   auto u = ts::rand<float>({3, 4});
   auto v = ts::rand<float>({3, 4}, gen);
   const auto dev = ts::cuda_available() ? ts::Device::cuda() : ts::Device::cpu();
   auto w = ts::randn<double>({1000}, {.generator = gen, .device = dev});
   auto k = ts::randint<int64_t>(0, 10, {5}, gen);
-  auto g = ts::normal<float>(/*mean*/0.0f, /*std*/2.0f, {100}, gen);
+  auto g = ts::normal<float>(/*mean*/ 0.0f, /*std*/ 2.0f, {100}, gen);
   auto x = ts::Tensor<float>::zeros({2, 3});
-  x.uniform_(-1.0f, 1.0f, gen); x.normal_(0.0f, 1.0f); x.bernoulli_(0.3, gen);
+  x.uniform_(-1.0f, 1.0f, gen);
+  x.normal_(0.0f, 1.0f);
+  x.bernoulli_(0.3, gen);
   auto probs = ts::Tensor<float>::full({4}, 0.5f);
   auto b = ts::bernoulli(probs, gen);
   ts::Tensor<int64_t> perm = ts::randperm(10, gen);
   ts::randperm(10, {.device = dev});
   auto weights = ts::tensor<float>({1, 2, 3, 4});
-  auto picks = ts::multinomial(weights, /*num_samples*/3, /*replacement*/false, gen);
-  ts::rand_like(x, gen); ts::randn_like(x);
+  auto picks = ts::multinomial(weights, /*num_samples*/ 3, /*replacement*/ false, gen);
+  ts::rand_like(x, gen);
+  ts::randn_like(x);
   EXPECT_EQ(u.shape(), (ts::Shape{3, 4}));
   EXPECT_EQ(v.shape(), (ts::Shape{3, 4}));
   EXPECT_EQ(w.device(), dev);

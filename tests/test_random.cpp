@@ -69,12 +69,12 @@ double ks_statistic(std::vector<T> v, Cdf cdf) {
 
 TEST(RandomStream, ReferencePhiloxGivesRandom123sKnownAnswers) {
   // kat_vectors of Random123: philox4x32 10, counter 0 and key 0, and the pi digits.
-  EXPECT_EQ(philox(0, 0), (std::vector<std::uint32_t>{0x6627e8d5, 0xe169c58d, 0xbc57ac4c,
-                                                      0x9b00dbd8}));
+  EXPECT_EQ(philox(0, 0),
+            (std::vector<std::uint32_t>{0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}));
   // Through the library: randint over [0, 2^32) is the raw words (word i = element i).
   const auto w = ts::randint<std::int64_t>(0, std::int64_t{1} << 32, {4}, ts::Generator(0));
-  EXPECT_EQ(w.to_vector(), (std::vector<std::int64_t>{0x6627e8d5, 0xe169c58d, 0xbc57ac4c,
-                                                      0x9b00dbd8}));
+  EXPECT_EQ(w.to_vector(),
+            (std::vector<std::int64_t>{0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}));
 }
 
 TEST(RandomStream, EveryDistributionTakesTheWordsSpecSays) {
@@ -116,8 +116,9 @@ TEST(RandomStream, EveryDistributionTakesTheWordsSpecSays) {
     // randint over a range above 2^32: lo + mulhi64(x, r) of words 2i, 2i+1.
     const std::int64_t lo = -(std::int64_t{1} << 40);
     const std::uint64_t range = std::uint64_t{3} << 41;
-    const auto big = ts::randint<std::int64_t>(lo, lo + static_cast<std::int64_t>(range), {2},
-                                               {gen, device}).to_vector();
+    const auto big =
+        ts::randint<std::int64_t>(lo, lo + static_cast<std::int64_t>(range), {2}, {gen, device})
+            .to_vector();
     for (std::uint64_t i = 0; i < 2; ++i) {
       const auto x = static_cast<unsigned __int128>(word64(seed, 9, 2 * i));
       const auto k = static_cast<std::uint64_t>((x * range) >> 64);
@@ -156,7 +157,8 @@ TEST(RandomStream, SameBitsOnEveryDeviceAndThreadCount) {
   };
   const auto reference = draw(ts::Device::cpu());
   ASSERT_GT(reference.size(), 1'000'000u);
-  tessera_test::with_host_threads({1, 2, 4}, [&] { EXPECT_EQ(draw(ts::Device::cpu()), reference); });
+  tessera_test::with_host_threads({1, 2, 4},
+                                  [&] { EXPECT_EQ(draw(ts::Device::cpu()), reference); });
   if (ts::cuda_available()) {
     EXPECT_EQ(draw(ts::Device::cuda(0)), reference);
   }
@@ -198,7 +200,8 @@ TEST(RandomGenerator, ConcurrentCallsTakeDisjointBlocks) {
   std::vector<std::vector<float>> parts(4);
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t) {
-    threads.emplace_back([&, t] { parts[static_cast<std::size_t>(t)] = ts::rand<float>({4000}, gen).to_vector(); });
+    threads.emplace_back(
+        [&, t] { parts[static_cast<std::size_t>(t)] = ts::rand<float>({4000}, gen).to_vector(); });
   }
   for (auto& t : threads) t.join();
   EXPECT_EQ(gen.offset(), 4000u);
@@ -319,13 +322,13 @@ TEST(RandomErrors, BadArgumentsRaiseAndDrawNothing) {
 TEST(RandomDocs, MonteCarloPiAndATrainTestSplit) {
   for (const auto dev : tessera_test::available_devices()) {
     // [snippet:random-tour]
-    ts::Generator gen(2026);                                 // a stream: seed 2026, offset 0
-    auto x = ts::rand<double>({1'000'000}, {gen, dev});      // U[0, 1), on dev
-    auto y = ts::rand<double>({1'000'000}, {gen, dev});      // the next numbers of the stream
+    ts::Generator gen(2026);                             // a stream: seed 2026, offset 0
+    auto x = ts::rand<double>({1'000'000}, {gen, dev});  // U[0, 1), on dev
+    auto y = ts::rand<double>({1'000'000}, {gen, dev});  // the next numbers of the stream
     double pi = 4.0 * ts::mean(ts::cast<double>(x * x + y * y < 1.0));
-    auto order = ts::randperm(150, {gen, dev});              // a shuffle of 150 samples
-    auto train = order.narrow(0, 0, 120);                    // 120 to train on
-    auto test = order.narrow(0, 120, 30);                    // 30 held out
+    auto order = ts::randperm(150, {gen, dev});  // a shuffle of 150 samples
+    auto train = order.narrow(0, 0, 120);        // 120 to train on
+    auto test = order.narrow(0, 120, 30);        // 30 held out
     // [end-snippet]
     EXPECT_NEAR(pi, 3.14159, 0.01);
     auto all = ts::cat({train, test}, 0).to_vector();

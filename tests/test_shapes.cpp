@@ -105,7 +105,8 @@ TEST(ShapesGolden, EveryCaseMatchesPyTorchOnEveryDevice) {
       std::vector<ts::Tensor<float>> got;
       ASSERT_NO_THROW(got = run_case(c, x)) << what;
       EXPECT_EQ(x.to_vector(), before) << what;  // the input is never changed
-      const auto& outs = c.contains("outputs") ? c["outputs"] : nlohmann::json::array({c["output"]});
+      const auto& outs =
+          c.contains("outputs") ? c["outputs"] : nlohmann::json::array({c["output"]});
       ASSERT_EQ(got.size(), outs.size()) << what;
       for (std::size_t i = 0; i < got.size(); ++i) {
         expect_packed(got[i], outs[i], what);
@@ -125,8 +126,9 @@ TEST(ShapesGolden, MeshgridMatchesPyTorch) {
       std::vector<ts::Tensor<float>> inputs;
       const auto sizes = ints(c["sizes"]);
       for (std::size_t i = 0; i < sizes.size(); ++i) {
-        inputs.push_back(ts::Tensor<float>::arange(0.0f, static_cast<float>(sizes[i]), 1.0f, device) +
-                         10.0f * static_cast<float>(i));
+        inputs.push_back(
+            ts::Tensor<float>::arange(0.0f, static_cast<float>(sizes[i]), 1.0f, device) +
+            10.0f * static_cast<float>(i));
       }
       const auto grids =
           ts::meshgrid(inputs, c["indexing"] == "xy" ? ts::Indexing::XY : ts::Indexing::IJ);
@@ -211,7 +213,9 @@ TEST(ShapesViews, EveryViewOpSharesStorageAndAllocatesNothing) {
   for (const auto device : tessera_test::available_devices()) {
     const auto x = ts::Tensor<float>::arange(0.0f, 24.0f, 1.0f, device).reshape({2, 3, 4});
     const float* base = x.data_ptr();
-    const auto same = [&](const ts::Tensor<float>& v) { return v.storage().data() == x.storage().data(); };
+    const auto same = [&](const ts::Tensor<float>& v) {
+      return v.storage().data() == x.storage().data();
+    };
     ts::reset_peak_memory_stats(device);
     const std::size_t before = ts::memory_stats(device).current_bytes;
     EXPECT_TRUE(same(x.permute({2, 0, 1})));
@@ -403,10 +407,13 @@ TYPED_TEST(ShapesTyped, CopiesAndViewsMoveEveryDtypeExactly) {
   using T = typename TypeParam::value_type;
   const auto device = this->device();
   std::vector<T> values;
-  for (int i = 0; i < 12; ++i) values.push_back(static_cast<T>(std::is_same_v<T, bool> ? i % 3 == 0 : i + 1));
+  for (int i = 0; i < 12; ++i)
+    values.push_back(static_cast<T>(std::is_same_v<T, bool> ? i % 3 == 0 : i + 1));
   const auto host = ts::Tensor<T>::from_vector(values, {3, 4});
   const auto x = host.to(device);
-  const auto at = [&](std::int64_t i, std::int64_t j) { return values[static_cast<std::size_t>(i * 4 + j)]; };
+  const auto at = [&](std::int64_t i, std::int64_t j) {
+    return values[static_cast<std::size_t>(i * 4 + j)];
+  };
   std::vector<T> flipped, rolled, lower, transposed;
   for (std::int64_t i = 0; i < 3; ++i) {
     for (std::int64_t j = 0; j < 4; ++j) {
@@ -443,11 +450,11 @@ TEST(ShapesLayouts, EveryOpFamilyReadsPermutedExpandedAndDiagonalViews) {
     for (int i = 0; i < 60; ++i) values.push_back(static_cast<float>((i * 37) % 23) - 11.0f);
     const auto base = ts::Tensor<float>::from_vector(values, {3, 4, 5}).to(device);
     const std::vector<ts::Tensor<float>> layouts = {
-        base.permute({2, 0, 1}),                                  // (5, 3, 4), strided
-        base.select(2, 1).unsqueeze(0).expand({5, 3, 4}),         // stride 0 leading dim
+        base.permute({2, 0, 1}),                                         // (5, 3, 4), strided
+        base.select(2, 1).unsqueeze(0).expand({5, 3, 4}),                // stride 0 leading dim
         base.select(0, 1).unsqueeze(1).expand({4, 3, 5}).movedim(2, 0),  // stride 0 in the middle
-        base.diagonal(0, 1, 2).unsqueeze(2).expand({3, 4, 5}),    // diagonal + expand
-        base.select(0, 0).unfold(1, 3, 1),                        // overlapping windows
+        base.diagonal(0, 1, 2).unsqueeze(2).expand({3, 4, 5}),           // diagonal + expand
+        base.select(0, 0).unfold(1, 3, 1),                               // overlapping windows
     };
     for (std::size_t k = 0; k < layouts.size(); ++k) {
       const auto& v = layouts[k];
@@ -456,7 +463,8 @@ TEST(ShapesLayouts, EveryOpFamilyReadsPermutedExpandedAndDiagonalViews) {
       const std::string what = "layout " + std::to_string(k);
       // pointwise and whole-tensor reductions
       EXPECT_EQ(ts::Tensor<float>(v * 2.0f + 1.0f).to_vector(),
-                ts::Tensor<float>(c * 2.0f + 1.0f).to_vector()) << what;
+                ts::Tensor<float>(c * 2.0f + 1.0f).to_vector())
+          << what;
       EXPECT_EQ(ts::sum(v), ts::sum(c)) << what;
       // reductions and scans over dims
       EXPECT_EQ(ts::sum(v, 1).to_vector(), ts::sum(c, 1).to_vector()) << what;
@@ -483,7 +491,8 @@ TEST(ShapesLayouts, EveryOpFamilyReadsPermutedExpandedAndDiagonalViews) {
       const auto rows = ts::tensor<std::int64_t>({{1}, {0}}, device);
       const auto updates = ts::Tensor<float>::ones({2, v.size(1), v.size(2)}, device);
       EXPECT_EQ(v.tensor_scatter_nd_sub(rows, updates).to_vector(),
-                c.tensor_scatter_nd_sub(rows, updates).to_vector()) << what;
+                c.tensor_scatter_nd_sub(rows, updates).to_vector())
+          << what;
       // copies of the new block
       EXPECT_EQ(v.flip({0, 2}).to_vector(), c.flip({0, 2}).to_vector()) << what;
       EXPECT_EQ(ts::roll(v, {2, -1}, {0, 2}).to_vector(), ts::roll(c, {2, -1}, {0, 2}).to_vector())
@@ -500,14 +509,14 @@ TEST(ShapesLayouts, EveryOpFamilyReadsPermutedExpandedAndDiagonalViews) {
 TEST(ShapesDocs, TourComputesWhatThePageSays) {
   // [snippet:shapes-tour]
   auto x = ts::Tensor<float>::arange(0.0f, 6.0f).reshape({2, 3});  // a view of the arange
-  auto xt = x.t();                                  // (3, 2) view: strides swapped, no copy
-  auto batch = x.unsqueeze(0).expand({4, 2, 3});    // (4, 2, 3) view, stride 0 on dim 0
-  auto d = x.unsqueeze(1) - x.unsqueeze(0);         // (2, 2, 3) pairwise differences, lazy
-  ts::Tensor<float> dist2 = ts::sum(d * d, -1);     // (2, 2): no (2, 2, 3) temporary
+  auto xt = x.t();                                // (3, 2) view: strides swapped, no copy
+  auto batch = x.unsqueeze(0).expand({4, 2, 3});  // (4, 2, 3) view, stride 0 on dim 0
+  auto d = x.unsqueeze(1) - x.unsqueeze(0);       // (2, 2, 3) pairwise differences, lazy
+  ts::Tensor<float> dist2 = ts::sum(d * d, -1);   // (2, 2): no (2, 2, 3) temporary
   auto windows = ts::Tensor<float>::arange(0.0f, 8.0f).unfold(0, 3, 2);  // (3, 3) windows
   auto rolled = ts::roll(x, /*shift*/ 1, /*dim*/ 1);                     // a new tensor
   auto grids = ts::meshgrid({ts::tensor<float>({1, 2}), ts::tensor<float>({5, 6, 7})},
-                            ts::Indexing::XY);      // two (3, 2) read-only views
+                            ts::Indexing::XY);  // two (3, 2) read-only views
   // [end-snippet]
   EXPECT_EQ(xt.data_ptr(), x.data_ptr());
   EXPECT_EQ(xt.at({2, 1}), 5.0f);
@@ -560,17 +569,26 @@ TEST(ShapesLayouts, InPlaceOpsWriteThroughPermutedAndDiagonalViews) {
     const auto diagonal = [](const ts::Tensor<float>& t) { return t.diagonal(1, 1, 2); };
     const auto rows = ts::tensor<std::int64_t>({{1, 0}, {3, 1}}, device);   // into (4, 2, 3)
     const auto cells = ts::tensor<std::int64_t>({{1, 0}, {0, 2}}, device);  // into (2, 3)
-    for (const auto& [name, view] : {std::pair{"permuted", +permuted}, std::pair{"diagonal", +diagonal}}) {
-      check(name, [](auto& v) { v.masked_fill_(v > 5.0f, -1.0f); }, view);
-      check(name, [&](auto& v) {
-        v.index_put_({ts::tensor<std::int64_t>({1, 0, 1}, device)}, 9.0f, /*accumulate*/ true);
-      }, view);
-      check(name, [&](auto& v) {
-        const auto ups = ts::Tensor<float>::ones({2}, device) * 7.0f;
-        if (v.dim() == 2) v.scatter_nd_add_(cells, ts::Tensor<float>(ups));
-        if (v.dim() == 3) v.scatter_nd_sub_(rows, ts::Tensor<float>::ones({2, 3}, device));
-      }, view);
-      check(name, [](auto& v) { v = v * 2.0f + v.flip({0}); }, view);
+    for (const auto& [name, view] :
+         {std::pair{"permuted", +permuted}, std::pair{"diagonal", +diagonal}}) {
+      check(
+          name, [](auto& v) { v.masked_fill_(v > 5.0f, -1.0f); }, view);
+      check(
+          name,
+          [&](auto& v) {
+            v.index_put_({ts::tensor<std::int64_t>({1, 0, 1}, device)}, 9.0f, /*accumulate*/ true);
+          },
+          view);
+      check(
+          name,
+          [&](auto& v) {
+            const auto ups = ts::Tensor<float>::ones({2}, device) * 7.0f;
+            if (v.dim() == 2) v.scatter_nd_add_(cells, ts::Tensor<float>(ups));
+            if (v.dim() == 3) v.scatter_nd_sub_(rows, ts::Tensor<float>::ones({2, 3}, device));
+          },
+          view);
+      check(
+          name, [](auto& v) { v = v * 2.0f + v.flip({0}); }, view);
     }
   }
 }

@@ -5,6 +5,7 @@
 #include <limits>
 #include <ostream>
 #include <sstream>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -68,6 +69,46 @@ std::int64_t detail::wrap_dim(const char* op, std::int64_t d, std::int64_t ndim)
                               hi, "], but got ", d, ")");
   }
   return d < 0 ? d + std::max<std::int64_t>(ndim, 1) : d;
+}
+
+Shape detail::infer_extents(const char* op, const Shape& sizes, std::int64_t numel) {
+  std::vector<std::int64_t> dims(sizes.begin(), sizes.end());
+  // The product of the given extents, independent of their order: 0 when any is 0, and
+  // `too_many` (instead of a signed overflow) when it exceeds int64.
+  int inferred = -1;
+  std::int64_t known = 1;
+  bool zero = false;
+  bool too_many = false;
+  for (std::size_t d = 0; d < dims.size(); ++d) {
+    if (dims[d] == -1) {
+      if (inferred >= 0) detail::raise<ShapeError>(op, "only one dimension can be -1");
+      inferred = static_cast<int>(d);
+    } else if (dims[d] < 0) {
+      detail::raise<ShapeError>(op, "invalid shape dimension ", dims[d], " in ", sizes);
+    } else if (dims[d] == 0) {
+      zero = true;
+    } else if (!too_many && known > std::numeric_limits<std::int64_t>::max() / dims[d]) {
+      too_many = true;
+    } else if (!too_many) {
+      known *= dims[d];
+    }
+  }
+  if (zero) known = 0;
+  if (inferred >= 0) {
+    if (known == 0 || too_many || numel % known != 0) {
+      detail::raise<ShapeError>(op, "shape ", sizes, " is invalid for input of size ", numel);
+    }
+    dims[static_cast<std::size_t>(inferred)] = numel / known;
+  }
+  return Shape(dims);
+}
+
+std::string detail::list_str(const std::vector<std::int64_t>& values) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    s += (i ? ", " : "") + std::to_string(values[i]);
+  }
+  return s + "]";
 }
 
 bool detail::view_strides(const Shape& shape, const Shape& strides, const Shape& target,

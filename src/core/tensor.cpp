@@ -244,36 +244,7 @@ Tensor<U> Tensor<T>::cast() const {
 template <class T>
 Tensor<T> Tensor<T>::reshape(const Shape& shape) const {
   const detail::OpScope scope("reshape");
-  std::vector<std::int64_t> dims(shape.begin(), shape.end());
-  // The product of the given extents, independent of their order: 0 when any is 0, and
-  // `too_many` (instead of a signed overflow) when it exceeds int64.
-  std::int64_t known = 1;
-  bool zero = false;
-  bool too_many = false;
-  int inferred = -1;
-  for (std::size_t d = 0; d < dims.size(); ++d) {
-    if (dims[d] == -1) {
-      if (inferred >= 0) detail::raise<ShapeError>("reshape", "only one dimension can be -1");
-      inferred = static_cast<int>(d);
-    } else if (dims[d] < 0) {
-      detail::raise<ShapeError>("reshape", "invalid shape dimension ", dims[d], " in ", shape);
-    } else if (dims[d] == 0) {
-      zero = true;
-    } else if (!too_many && known > std::numeric_limits<std::int64_t>::max() / dims[d]) {
-      too_many = true;
-    } else if (!too_many) {
-      known *= dims[d];
-    }
-  }
-  if (zero) known = 0;
-  if (inferred >= 0) {
-    if (known == 0 || too_many || numel() % known != 0) {
-      detail::raise<ShapeError>("reshape", "shape ", shape, " is invalid for input of size ",
-                                numel());
-    }
-    dims[static_cast<std::size_t>(inferred)] = numel() / known;
-  }
-  Shape target(dims);
+  const Shape target = detail::infer_extents("reshape", shape, numel());
   detail::check_shape("reshape", target, sizeof(T));
   if (target.numel() != numel()) {
     detail::raise<ShapeError>("reshape", "shape ", shape, " is invalid for input of size ",

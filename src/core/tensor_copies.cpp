@@ -21,16 +21,8 @@ namespace tessera {
 
 namespace {
 
+using detail::list_str;
 using detail::wrap_dim;
-
-/// "[1, 3]": a list as PyTorch prints it in messages.
-std::string list_str(const std::vector<std::int64_t>& values) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    s += (i ? ", " : "") + std::to_string(values[i]);
-  }
-  return s + "]";
-}
 
 /// Copies `source` into `destination` (same shape), block by block of a roll: along each of
 /// dims[level..] the last `shift` elements go first.
@@ -50,8 +42,7 @@ void copy_rolled(const Tensor<T>& source, const Tensor<T>& destination,
     return;
   }
   copy_rolled(source.narrow(d, n - s, s), destination.narrow(d, 0, s), dims, shifts, level + 1);
-  copy_rolled(source.narrow(d, 0, n - s), destination.narrow(d, s, n - s), dims, shifts,
-              level + 1);
+  copy_rolled(source.narrow(d, 0, n - s), destination.narrow(d, s, n - s), dims, shifts, level + 1);
 }
 
 /// tril (lower) or triu: x where (j - i <= k) or (j - i >= k), zeros elsewhere.
@@ -148,14 +139,14 @@ Tensor<T> Tensor<T>::repeat(const std::vector<std::int64_t>& repeats) const {
   const detail::OpScope scope("repeat");
   const std::size_t m = repeats.size();
   if (m < shape_.size()) {
-    detail::raise<ShapeError>("repeat", "number of dimensions of repeat dims can not be smaller "
-                              "than number of dimensions of tensor: repeats ", list_str(repeats),
-                              " for a tensor of shape ", shape_);
+    detail::raise<ShapeError>("repeat",
+                              "number of dimensions of repeat dims can not be smaller "
+                              "than number of dimensions of tensor: repeats ",
+                              list_str(repeats), " for a tensor of shape ", shape_);
   }
   for (const auto r : repeats) {
     if (r < 0) {
-      detail::raise<ShapeError>("repeat", "repeats must be non-negative, got ",
-                                list_str(repeats));
+      detail::raise<ShapeError>("repeat", "repeats must be non-negative, got ", list_str(repeats));
     }
   }
   // x padded with leading 1s to m dims.
@@ -213,8 +204,8 @@ Tensor<T> Tensor<T>::roll(const std::vector<std::int64_t>& shifts,
   const detail::OpScope scope("roll");
   if (dims.empty()) {
     if (shifts.size() != 1) {
-      detail::raise<ShapeError>("roll", "shifts and dimensions must align. shifts: ",
-                                shifts.size(), ", dims: ", dims.size());
+      detail::raise<ShapeError>("roll", "shifts and dimensions must align. shifts: ", shifts.size(),
+                                ", dims: ", dims.size());
     }
     return reshape(Shape{-1}).roll(shifts, {0}).view(shape_);
   }
@@ -287,8 +278,8 @@ Tensor<T> Tensor<T>::logspace(T start, T end, std::int64_t steps, double base, D
     const double step =
         (static_cast<double>(end) - static_cast<double>(start)) / static_cast<double>(steps - 1);
     for (std::int64_t i = 0; i < steps; ++i) {
-      const double e = linspace_at<double>(static_cast<double>(start), static_cast<double>(end),
-                                           step, steps, i);
+      const double e =
+          linspace_at<double>(static_cast<double>(start), static_cast<double>(end), step, steps, i);
       values[static_cast<std::size_t>(i)] = element_of<T>(std::pow(base, e));
     }
   }
@@ -341,8 +332,7 @@ Tensor<T> diag_tensor(const Tensor<T>& x, std::int64_t k) {
 }
 
 template <class T>
-std::vector<Tensor<T>> meshgrid_tensors(const std::vector<Tensor<T>>& tensors,
-                                        Indexing indexing) {
+std::vector<Tensor<T>> meshgrid_tensors(const std::vector<Tensor<T>>& tensors, Indexing indexing) {
   const OpScope scope("meshgrid");
   if (tensors.empty()) raise<ValueError>("meshgrid", "expects a non-empty list of tensors");
   std::vector<std::int64_t> extents;
@@ -352,8 +342,8 @@ std::vector<Tensor<T>> meshgrid_tensors(const std::vector<Tensor<T>>& tensors,
                         "] has shape ", tensors[i].shape());
     }
     if (tensors[i].device() != tensors[0].device()) {
-      raise<DeviceError>("meshgrid", "expects all tensors to have the same device, but tensors[",
-                         i, "] is on ", tensors[i].device(), " and tensors[0] on ",
+      raise<DeviceError>("meshgrid", "expects all tensors to have the same device, but tensors[", i,
+                         "] is on ", tensors[i].device(), " and tensors[0] on ",
                          tensors[0].device());
     }
     extents.push_back(tensors[i].numel());
@@ -377,20 +367,20 @@ std::vector<Tensor<T>> meshgrid_tensors(const std::vector<Tensor<T>>& tensors,
 
 }  // namespace detail
 
-#define TESSERA_INSTANTIATE_COPIES(T)                                                            \
-  template Tensor<T> Tensor<T>::flip(const std::vector<std::int64_t>&) const;                    \
-  template Tensor<T> Tensor<T>::repeat(const std::vector<std::int64_t>&) const;                  \
-  template Tensor<T> Tensor<T>::roll(const std::vector<std::int64_t>&,                           \
-                                     const std::vector<std::int64_t>&) const;                    \
-  template Tensor<T> Tensor<T>::tril(std::int64_t) const;                                        \
-  template Tensor<T> Tensor<T>::triu(std::int64_t) const;                                        \
-  template Tensor<T> Tensor<T>::linspace(T, T, std::int64_t, Device);                            \
-  template Tensor<T> Tensor<T>::logspace(T, T, std::int64_t, double, Device);                    \
-  template Tensor<T> Tensor<T>::logspace(T, T, std::int64_t, Device);                            \
-  template Tensor<T> Tensor<T>::eye(std::int64_t, Device);                                       \
-  template Tensor<T> Tensor<T>::eye(std::int64_t, std::int64_t, Device);                         \
-  template Tensor<T> detail::diag_tensor<T>(const Tensor<T>&, std::int64_t);                     \
-  template std::vector<Tensor<T>> detail::meshgrid_tensors<T>(const std::vector<Tensor<T>>&,     \
+#define TESSERA_INSTANTIATE_COPIES(T)                                                        \
+  template Tensor<T> Tensor<T>::flip(const std::vector<std::int64_t>&) const;                \
+  template Tensor<T> Tensor<T>::repeat(const std::vector<std::int64_t>&) const;              \
+  template Tensor<T> Tensor<T>::roll(const std::vector<std::int64_t>&,                       \
+                                     const std::vector<std::int64_t>&) const;                \
+  template Tensor<T> Tensor<T>::tril(std::int64_t) const;                                    \
+  template Tensor<T> Tensor<T>::triu(std::int64_t) const;                                    \
+  template Tensor<T> Tensor<T>::linspace(T, T, std::int64_t, Device);                        \
+  template Tensor<T> Tensor<T>::logspace(T, T, std::int64_t, double, Device);                \
+  template Tensor<T> Tensor<T>::logspace(T, T, std::int64_t, Device);                        \
+  template Tensor<T> Tensor<T>::eye(std::int64_t, Device);                                   \
+  template Tensor<T> Tensor<T>::eye(std::int64_t, std::int64_t, Device);                     \
+  template Tensor<T> detail::diag_tensor<T>(const Tensor<T>&, std::int64_t);                 \
+  template std::vector<Tensor<T>> detail::meshgrid_tensors<T>(const std::vector<Tensor<T>>&, \
                                                               Indexing);
 TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_COPIES)
 #undef TESSERA_INSTANTIATE_COPIES

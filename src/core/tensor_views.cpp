@@ -1,5 +1,6 @@
-// Tensor<T>'s view ops (PyTorch's list): each computes a new shape, strides and offset over the
-// same storage in O(dim) work and allocates no element memory. flatten() is the one that may
+// Tensor<T>'s view ops that keep the elements in one piece (PyTorch's list; unbind, split,
+// chunk and unfold are in tensor_splits.cpp): each computes a new shape, strides and offset over
+// the same storage in O(dim) work and allocates no element memory. flatten() is the one that may
 // copy, through reshape, as torch.flatten. No expression evaluator here: this unit is shape
 // arithmetic only.
 
@@ -15,6 +16,8 @@ namespace tessera {
 
 namespace {
 
+using detail::infer_extents;
+using detail::list_str;
 using detail::wrap_dim;
 
 /// Wraps `d` for an op that inserts a dimension: [-(ndim + 1), ndim].
@@ -22,53 +25,11 @@ std::int64_t wrap_insert_dim(const char* op, std::int64_t d, std::int64_t ndim) 
   return wrap_dim(op, d, ndim + 1);
 }
 
-/// The given extents with one -1 inferred from `numel` (as reshape); ShapeError naming `op`.
-Shape infer_extents(const char* op, const Shape& sizes, std::int64_t numel) {
-  std::vector<std::int64_t> dims(sizes.begin(), sizes.end());
-  int inferred = -1;
-  std::int64_t known = 1;
-  bool too_many = false;
-  for (std::size_t d = 0; d < dims.size(); ++d) {
-    if (dims[d] == -1) {
-      if (inferred >= 0) detail::raise<ShapeError>(op, "only one dimension can be inferred");
-      inferred = static_cast<int>(d);
-    } else if (dims[d] < 0) {
-      detail::raise<ShapeError>(op, "invalid shape dimension ", dims[d], " in ", sizes);
-    } else if (dims[d] == 0) {
-      known = 0;
-    } else if (known != 0 && !too_many) {
-      if (known > std::numeric_limits<std::int64_t>::max() / dims[d]) {
-        too_many = true;
-      } else {
-        known *= dims[d];
-      }
-    }
-  }
-  if (inferred >= 0) {
-    if (known == 0 || too_many || numel % known != 0) {
-      detail::raise<ShapeError>(op, "shape ", sizes, " is invalid for input of size ", numel);
-    }
-    dims[static_cast<std::size_t>(inferred)] = numel / known;
-  } else if (too_many) {
-    detail::raise<ShapeError>(op, "shape ", sizes, " is invalid for input of size ", numel);
-  }
-  return Shape(dims);
-}
-
 /// `values` with `value` inserted before entry `d`.
 Shape insert_at(const Shape& values, std::size_t d, std::int64_t value) {
   std::vector<std::int64_t> v(values.begin(), values.end());
   v.insert(v.begin() + static_cast<std::ptrdiff_t>(d), value);
   return Shape(v);
-}
-
-/// "[1, 3]": a list as PyTorch prints it in messages.
-std::string list_str(const std::vector<std::int64_t>& values) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    s += (i ? ", " : "") + std::to_string(values[i]);
-  }
-  return s + "]";
 }
 
 }  // namespace
@@ -94,9 +55,11 @@ template <class T>
 Tensor<T> Tensor<T>::permute(const std::vector<std::int64_t>& dims) const {
   const std::int64_t n = dim();
   if (static_cast<std::int64_t>(dims.size()) != n) {
-    detail::raise<ShapeError>("permute", "number of dimensions in the tensor input does not match "
-                              "the length of the desired ordering of dimensions i.e. input.dim() = ",
-                              n, " is not equal to len(dims) = ", dims.size());
+    detail::raise<ShapeError>(
+        "permute",
+        "number of dimensions in the tensor input does not match "
+        "the length of the desired ordering of dimensions i.e. input.dim() = ",
+        n, " is not equal to len(dims) = ", dims.size());
   }
   Shape shape = shape_;
   Shape strides = strides_;
@@ -104,8 +67,8 @@ Tensor<T> Tensor<T>::permute(const std::vector<std::int64_t>& dims) const {
   for (std::size_t i = 0; i < dims.size(); ++i) {
     const auto d = static_cast<std::size_t>(wrap_dim("permute", dims[i], n));
     if (seen[d]) {
-      detail::raise<ValueError>("permute", "duplicate dims are not allowed: dims = ",
-                                list_str(dims));
+      detail::raise<ValueError>("permute",
+                                "duplicate dims are not allowed: dims = ", list_str(dims));
     }
     seen[d] = true;
     shape[i] = shape_[d];
@@ -120,8 +83,10 @@ Tensor<T> Tensor<T>::movedim(const std::vector<std::int64_t>& source,
   const std::int64_t n = dim();
   if (source.size() != destination.size()) {
     detail::raise<ShapeError>("movedim", "Invalid source or destination dims: source (",
-                              list_str(source), " dims) should contain the same number of dims as "
-                              "destination (", list_str(destination), " dims)");
+                              list_str(source),
+                              " dims) should contain the same number of dims as "
+                              "destination (",
+                              list_str(destination), " dims)");
   }
   const auto count = static_cast<std::size_t>(std::max<std::int64_t>(n, 0));
   std::vector<std::int64_t> order(count, -1);  // order[destination] = source
@@ -134,8 +99,8 @@ Tensor<T> Tensor<T>::movedim(const std::vector<std::int64_t>& source,
       detail::raise<ValueError>("movedim", "repeated dim in `source` (", list_str(source), ")");
     }
     if (order[d] != -1) {
-      detail::raise<ValueError>("movedim", "repeated dim in `destination` (",
-                                list_str(destination), ")");
+      detail::raise<ValueError>("movedim", "repeated dim in `destination` (", list_str(destination),
+                                ")");
     }
     used_src[s] = true;
     order[d] = static_cast<std::int64_t>(s);
@@ -162,8 +127,7 @@ Tensor<T> Tensor<T>::unsqueeze(std::int64_t dim) const {
   const Shape shape = insert_at(shape_, d, 1);
   detail::check_shape("unsqueeze", shape, sizeof(T));
   // The new dim's stride: what a contiguous layout would give it (any value is valid).
-  const std::int64_t stride =
-      d < shape_.size() ? shape_[d] * strides_[d] : std::int64_t{1};
+  const std::int64_t stride = d < shape_.size() ? shape_[d] * strides_[d] : std::int64_t{1};
   return Tensor(storage_, shape, insert_at(strides_, d, stride), offset_);
 }
 
@@ -206,8 +170,8 @@ Tensor<T> Tensor<T>::flatten(std::int64_t start_dim, std::int64_t end_dim) const
   const auto start = wrap_dim("flatten", start_dim, dim());
   const auto end = wrap_dim("flatten", end_dim, dim());
   if (start > end) {
-    detail::raise<IndexError>("flatten", "start_dim (", start_dim,
-                              ") cannot come after end_dim (", end_dim, ")");
+    detail::raise<IndexError>("flatten", "start_dim (", start_dim, ") cannot come after end_dim (",
+                              end_dim, ")");
   }
   if (dim() == 0) return reshape(Shape{1});
   if (start == end) return *this;
@@ -265,7 +229,8 @@ Tensor<T> Tensor<T>::expand(const Shape& shape) const {
   if (n < dim()) {
     detail::raise<ShapeError>("expand", "the number of sizes provided (", n,
                               ") must be greater or equal to the number of dimensions in the "
-                              "tensor (", dim(), "); target ", shape, ", tensor ", shape_);
+                              "tensor (",
+                              dim(), "); target ", shape, ", tensor ", shape_);
   }
   std::vector<std::int64_t> extents(shape.begin(), shape.end());
   std::vector<std::int64_t> strides(shape.size(), 0);
@@ -326,8 +291,8 @@ Tensor<T> Tensor<T>::narrow(std::int64_t dim, std::int64_t start, std::int64_t l
 template <class T>
 Tensor<T> Tensor<T>::t() const {
   if (dim() > 2) {
-    detail::raise<ShapeError>("t", "t() expects a tensor with <= 2 dimensions, but self is ",
-                              dim(), "D");
+    detail::raise<ShapeError>("t", "t() expects a tensor with <= 2 dimensions, but self is ", dim(),
+                              "D");
   }
   return dim() < 2 ? *this : transpose(0, 1);
 }
@@ -335,8 +300,10 @@ Tensor<T> Tensor<T>::t() const {
 template <class T>
 Tensor<T> Tensor<T>::mT() const {
   if (dim() < 2) {
-    detail::raise<ShapeError>("mT", "tensor.mT is only supported on matrices or batches of "
-                              "matrices. Got ", dim(), "-D tensor.");
+    detail::raise<ShapeError>("mT",
+                              "tensor.mT is only supported on matrices or batches of "
+                              "matrices. Got ",
+                              dim(), "-D tensor.");
   }
   return transpose(-2, -1);
 }
@@ -344,8 +311,10 @@ Tensor<T> Tensor<T>::mT() const {
 template <class T>
 Tensor<T> Tensor<T>::diagonal(std::int64_t offset, std::int64_t dim1, std::int64_t dim2) const {
   if (dim() < 2) {
-    detail::raise<ShapeError>("diagonal", "diagonal needs a tensor of at least 2 dimensions, got "
-                              "shape ", shape_);
+    detail::raise<ShapeError>("diagonal",
+                              "diagonal needs a tensor of at least 2 dimensions, got "
+                              "shape ",
+                              shape_);
   }
   const auto a = static_cast<std::size_t>(wrap_dim("diagonal", dim1, dim()));
   const auto b = static_cast<std::size_t>(wrap_dim("diagonal", dim2, dim()));
@@ -378,136 +347,23 @@ Tensor<T> Tensor<T>::diagonal(std::int64_t offset, std::int64_t dim1, std::int64
   return Tensor(storage_, result, Shape(strides), offset_ + (result.numel() == 0 ? 0 : start));
 }
 
-template <class T>
-std::vector<Tensor<T>> Tensor<T>::unbind(std::int64_t dim) const {
-  if (this->dim() == 0) {
-    detail::raise<IndexError>("unbind", "dimension specified as ", dim,
-                              " but the tensor has no dimensions");
-  }
-  const auto d = wrap_dim("unbind", dim, this->dim());
-  std::vector<Tensor> parts;
-  const std::int64_t n = shape_[static_cast<std::size_t>(d)];
-  parts.reserve(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) parts.push_back(select(d, i));
-  return parts;
-}
-
-template <class T>
-std::vector<Tensor<T>> Tensor<T>::split(const std::vector<std::int64_t>& sizes,
-                                        std::int64_t dim) const {
-  if (this->dim() == 0) {
-    detail::raise<IndexError>("split", "split expects at least a 1-dimensional tensor");
-  }
-  const auto d = wrap_dim("split", dim, this->dim());
-  const std::int64_t n = shape_[static_cast<std::size_t>(d)];
-  std::int64_t total = 0;
-  for (const auto s : sizes) {
-    if (s < 0) {
-      detail::raise<ValueError>("split", "split_with_sizes expects split_sizes have only "
-                                "non-negative entries, but got split_sizes=", list_str(sizes));
-    }
-    total = s > n - total ? n + 1 : total + s;  // saturating: no overflow for huge entries
-  }
-  if (total != n) {
-    detail::raise<ShapeError>("split", "split_with_sizes expects split_sizes to sum exactly to ",
-                              n, " (input tensor's size at dimension ", d, "), but got "
-                              "split_sizes=", list_str(sizes));
-  }
-  std::vector<Tensor> parts;
-  parts.reserve(sizes.size());
-  std::int64_t start = 0;
-  for (const auto s : sizes) {
-    parts.push_back(narrow(d, start, s));
-    start += s;
-  }
-  return parts;
-}
-
-template <class T>
-std::vector<Tensor<T>> Tensor<T>::split(std::int64_t size, std::int64_t dim) const {
-  if (this->dim() == 0) {
-    detail::raise<IndexError>("split", "split expects at least a 1-dimensional tensor");
-  }
-  const auto d = wrap_dim("split", dim, this->dim());
-  const std::int64_t n = shape_[static_cast<std::size_t>(d)];
-  if (size < 0 || (size == 0 && n != 0)) {
-    detail::raise<ValueError>("split", "split_size can only be 0 if dimension size is 0, and "
-                              "must be non-negative, but got split_size=", size,
-                              " for dimension size ", n);
-  }
-  // PyTorch: at least one part, the last one shorter.
-  const std::int64_t count = size == 0 ? 1 : std::max<std::int64_t>((n - 1) / size + 1, 1);
-  std::vector<std::int64_t> sizes(static_cast<std::size_t>(count), size);
-  sizes.back() = n - size * (count - 1);
-  return split(sizes, d);
-}
-
-template <class T>
-std::vector<Tensor<T>> Tensor<T>::chunk(std::int64_t chunks, std::int64_t dim) const {
-  if (this->dim() == 0) {
-    detail::raise<IndexError>("chunk", "chunk expects at least a 1-dimensional tensor");
-  }
-  if (chunks <= 0) {
-    detail::raise<ValueError>("chunk", "chunk expects `chunks` to be greater than 0, got: ",
-                              chunks);
-  }
-  const auto d = wrap_dim("chunk", dim, this->dim());
-  const std::int64_t n = shape_[static_cast<std::size_t>(d)];
-  const std::int64_t size = n == 0 ? 0 : (n - 1) / chunks + 1;
-  if (n == 0) {
-    // PyTorch keeps the number of chunks when they are all empty.
-    return split(std::vector<std::int64_t>(static_cast<std::size_t>(chunks), 0), d);
-  }
-  return split(size, d);
-}
-
-template <class T>
-Tensor<T> Tensor<T>::unfold(std::int64_t dim, std::int64_t size, std::int64_t step) const {
-  const auto d = static_cast<std::size_t>(wrap_dim("unfold", dim, this->dim()));
-  const std::int64_t n = this->dim() == 0 ? 1 : shape_[d];
-  const std::int64_t stride = this->dim() == 0 ? 1 : strides_[d];
-  if (step <= 0) detail::raise<ValueError>("unfold", "step is ", step, " but must be > 0");
-  if (size < 0) detail::raise<ValueError>("unfold", "size is ", size, " but must be >= 0");
-  if (size > n) {
-    detail::raise<ShapeError>("unfold", "maximum size for tensor at dimension ", d, " is ", n,
-                              " but size is ", size, " (tensor shape ", shape_, ")");
-  }
-  std::vector<std::int64_t> shape(shape_.begin(), shape_.end());
-  std::vector<std::int64_t> strides(strides_.begin(), strides_.end());
-  if (this->dim() > 0) {
-    shape[d] = (n - size) / step + 1;
-    strides[d] = stride * step;
-  }
-  shape.push_back(size);
-  strides.push_back(stride);
-  const Shape result(shape);
-  detail::check_shape("unfold", result, sizeof(T));
-  return Tensor(storage_, result, Shape(strides), offset_);
-}
-
-#define TESSERA_INSTANTIATE_VIEWS(T)                                                             \
-  template Tensor<T> Tensor<T>::view(const Shape&) const;                                        \
-  template Tensor<T> Tensor<T>::permute(const std::vector<std::int64_t>&) const;                 \
-  template Tensor<T> Tensor<T>::movedim(std::int64_t, std::int64_t) const;                       \
-  template Tensor<T> Tensor<T>::movedim(const std::vector<std::int64_t>&,                        \
-                                        const std::vector<std::int64_t>&) const;                 \
-  template Tensor<T> Tensor<T>::unsqueeze(std::int64_t) const;                                   \
-  template Tensor<T> Tensor<T>::squeeze() const;                                                 \
-  template Tensor<T> Tensor<T>::squeeze(std::int64_t) const;                                     \
-  template Tensor<T> Tensor<T>::squeeze(const std::vector<std::int64_t>&) const;                 \
-  template Tensor<T> Tensor<T>::flatten(std::int64_t, std::int64_t) const;                       \
-  template Tensor<T> Tensor<T>::unflatten(std::int64_t, const Shape&) const;                     \
-  template Tensor<T> Tensor<T>::expand(const Shape&) const;                                      \
-  template Tensor<T> Tensor<T>::narrow(std::int64_t, std::int64_t, std::int64_t) const;          \
-  template Tensor<T> Tensor<T>::t() const;                                                       \
-  template Tensor<T> Tensor<T>::mT() const;                                                      \
-  template Tensor<T> Tensor<T>::diagonal(std::int64_t, std::int64_t, std::int64_t) const;        \
-  template std::vector<Tensor<T>> Tensor<T>::unbind(std::int64_t) const;                         \
-  template std::vector<Tensor<T>> Tensor<T>::split(std::int64_t, std::int64_t) const;            \
-  template std::vector<Tensor<T>> Tensor<T>::split(const std::vector<std::int64_t>&,             \
-                                                   std::int64_t) const;                          \
-  template std::vector<Tensor<T>> Tensor<T>::chunk(std::int64_t, std::int64_t) const;            \
-  template Tensor<T> Tensor<T>::unfold(std::int64_t, std::int64_t, std::int64_t) const;
+#define TESSERA_INSTANTIATE_VIEWS(T)                                                    \
+  template Tensor<T> Tensor<T>::view(const Shape&) const;                               \
+  template Tensor<T> Tensor<T>::permute(const std::vector<std::int64_t>&) const;        \
+  template Tensor<T> Tensor<T>::movedim(std::int64_t, std::int64_t) const;              \
+  template Tensor<T> Tensor<T>::movedim(const std::vector<std::int64_t>&,               \
+                                        const std::vector<std::int64_t>&) const;        \
+  template Tensor<T> Tensor<T>::unsqueeze(std::int64_t) const;                          \
+  template Tensor<T> Tensor<T>::squeeze() const;                                        \
+  template Tensor<T> Tensor<T>::squeeze(std::int64_t) const;                            \
+  template Tensor<T> Tensor<T>::squeeze(const std::vector<std::int64_t>&) const;        \
+  template Tensor<T> Tensor<T>::flatten(std::int64_t, std::int64_t) const;              \
+  template Tensor<T> Tensor<T>::unflatten(std::int64_t, const Shape&) const;            \
+  template Tensor<T> Tensor<T>::expand(const Shape&) const;                             \
+  template Tensor<T> Tensor<T>::narrow(std::int64_t, std::int64_t, std::int64_t) const; \
+  template Tensor<T> Tensor<T>::t() const;                                              \
+  template Tensor<T> Tensor<T>::mT() const;                                             \
+  template Tensor<T> Tensor<T>::diagonal(std::int64_t, std::int64_t, std::int64_t) const;
 TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_VIEWS)
 #undef TESSERA_INSTANTIATE_VIEWS
 

@@ -32,8 +32,8 @@ struct Stream {
 TESSERA_HD inline void philox_block(const Stream& s, std::uint64_t block, std::uint32_t w[4]) {
   using Philox = r123::Philox4x32;
   const std::uint64_t b = s.first_block + block;
-  const Philox::ctr_type counter = {{static_cast<std::uint32_t>(b),
-                                     static_cast<std::uint32_t>(b >> 32), 0u, 0u}};
+  const Philox::ctr_type counter = {
+      {static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(b >> 32), 0u, 0u}};
   const Philox::key_type key = {{s.key0, s.key1}};
   const Philox::ctr_type r = Philox()(counter, key);
   w[0] = r[0];

@@ -23,8 +23,8 @@ struct RandomWork {};
 }  // namespace
 
 template <class Dist>
-void host(const random_streams::Stream& stream, const Dist& dist,
-          typename Dist::value_type* out, std::int64_t n) {
+void host(const random_streams::Stream& stream, const Dist& dist, typename Dist::value_type* out,
+          std::int64_t n) {
   const std::int64_t blocks = random_streams::blocks_for<Dist>(n);
   // Parts of 16 blocks at least: 64 floats, one cache line of output per part edge.
   host_adaptive_for<RandomWork<Dist>>(
@@ -35,9 +35,8 @@ void host(const random_streams::Stream& stream, const Dist& dist,
       });
 }
 
-#define TESSERA_INSTANTIATE_RANDOM_HOST(D)                                                \
-  template void host<unparen_t<void D>>(const random_streams::Stream&,                   \
-                                        const unparen_t<void D>&,                        \
+#define TESSERA_INSTANTIATE_RANDOM_HOST(D)                                                       \
+  template void host<unparen_t<void D>>(const random_streams::Stream&, const unparen_t<void D>&, \
                                         typename unparen_t<void D>::value_type*, std::int64_t);
 TESSERA_FOR_EACH_RANDOM_DIST(TESSERA_INSTANTIATE_RANDOM_HOST)
 #undef TESSERA_INSTANTIATE_RANDOM_HOST
@@ -164,8 +163,7 @@ Tensor<std::int64_t> randperm_tensor(std::int64_t n, const Generator& generator,
 template <class T>
 Tensor<T> bernoulli_tensor(const Tensor<T>& probs, const Generator& generator) {
   const OpScope scope("bernoulli");
-  if (probs.numel() > 0 &&
-      tessera::any((probs < T(0)) | (probs > T(1)) | tessera::isnan(probs))) {
+  if (probs.numel() > 0 && tessera::any((probs < T(0)) | (probs > T(1)) | tessera::isnan(probs))) {
     raise<ValueError>("bernoulli", "expects 0 <= p <= 1 for every element of probs (shape ",
                       probs.shape(), ")");
   }
@@ -187,8 +185,10 @@ Tensor<std::int64_t> multinomial_tensor(const Tensor<T>& weights, std::int64_t n
     raise<ValueError>(op, "cannot sample n_sample <= 0 samples (got ", num_samples, ")");
   }
   if (!replacement && num_samples > categories) {
-    raise<ValueError>(op, "cannot sample n_sample > prob_dist.size(-1) samples without "
-                      "replacement (", num_samples, " > ", categories, ")");
+    raise<ValueError>(op,
+                      "cannot sample n_sample > prob_dist.size(-1) samples without "
+                      "replacement (",
+                      num_samples, " > ", categories, ")");
   }
   const Tensor<T> w = weights.dim() == 1 ? weights.unsqueeze(0) : weights;
   const std::int64_t rows = w.size(0);
@@ -202,8 +202,10 @@ Tensor<std::int64_t> multinomial_tensor(const Tensor<T>& weights, std::int64_t n
     if (!replacement) {
       const std::int64_t fewest = tessera::min(tessera::count_nonzero(w, 1));
       if (fewest < num_samples) {
-        raise<ValueError>(op, "cannot draw ", num_samples, " samples without replacement from a "
-                          "row with ", fewest, " positive weights");
+        raise<ValueError>(op, "cannot draw ", num_samples,
+                          " samples without replacement from a "
+                          "row with ",
+                          fewest, " positive weights");
       }
     }
   }
@@ -214,7 +216,8 @@ Tensor<std::int64_t> multinomial_tensor(const Tensor<T>& weights, std::int64_t n
     const Tensor<T> cdf = tessera::cumsum(w, 1);
     const Tensor<T> targets = u * cdf.narrow(1, categories - 1, 1);
     const Tensor<std::int64_t> at = cdf.searchsorted(targets, {.right = true});
-    picks = tessera::eval(tessera::minimum(at, categories - 1));  // a target rounded up to the total
+    picks =
+        tessera::eval(tessera::minimum(at, categories - 1));  // a target rounded up to the total
   } else {
     // The exponential race: category i of row r draws -log(u_{rK+i}) / w_i; the n smallest win.
     const auto u = uniform_tensor<T>(Shape{rows, categories}, 0.0, 1.0, generator, w.device());
@@ -230,15 +233,15 @@ template <class T>
 const Tensor<T>& Tensor<T>::uniform_(double lo, double hi, const Generator& generator) const {
   const detail::OpScope scope("uniform_");
   if constexpr (!std::is_floating_point_v<T>) {
-    detail::raise<ValueError>("uniform_", "expects a float or double tensor, got ", dtype_name(dtype_v<T>));
+    detail::raise<ValueError>("uniform_", "expects a float or double tensor, got ",
+                              dtype_name(dtype_v<T>));
   } else {
     detail::check_range("uniform_", lo, hi);
     detail::require_writable("uniform_", shape_, strides_);
     const T from = static_cast<T>(lo);
-    detail::draw_into(*this,
-                      detail::random_streams::Uniform<T>{from,
-                                                         static_cast<T>(static_cast<T>(hi) - from)},
-                      generator);
+    detail::draw_into(
+        *this, detail::random_streams::Uniform<T>{from, static_cast<T>(static_cast<T>(hi) - from)},
+        generator);
   }
   return *this;
 }
@@ -252,13 +255,14 @@ template <class T>
 const Tensor<T>& Tensor<T>::normal_(double mean, double std, const Generator& generator) const {
   const detail::OpScope scope("normal_");
   if constexpr (!std::is_floating_point_v<T>) {
-    detail::raise<ValueError>("normal_", "expects a float or double tensor, got ", dtype_name(dtype_v<T>));
+    detail::raise<ValueError>("normal_", "expects a float or double tensor, got ",
+                              dtype_name(dtype_v<T>));
   } else {
     detail::check_std("normal_", std);
     detail::require_writable("normal_", shape_, strides_);
-    detail::draw_into(
-        *this, detail::random_streams::Normal<T>{static_cast<T>(mean), static_cast<T>(std)},
-        generator);
+    detail::draw_into(*this,
+                      detail::random_streams::Normal<T>{static_cast<T>(mean), static_cast<T>(std)},
+                      generator);
   }
   return *this;
 }
@@ -276,9 +280,9 @@ const Tensor<T>& Tensor<T>::bernoulli_(double p, const Generator& generator) con
   // The uniforms of T for float tensors, of double otherwise.
   using U = std::conditional_t<std::is_floating_point_v<T>, T, double>;
   const auto u = detail::uniform_tensor<U>(shape_, 0.0, 1.0, generator, device());
-  detail::evaluate_into(view(), shape_, device(),
-                        where(u < static_cast<U>(p), detail::ScalarNode<T>(T(1)),
-                              detail::ScalarNode<T>(T(0))));
+  detail::evaluate_into(
+      view(), shape_, device(),
+      where(u < static_cast<U>(p), detail::ScalarNode<T>(T(1)), detail::ScalarNode<T>(T(0))));
   return *this;
 }
 
@@ -287,23 +291,23 @@ const Tensor<T>& Tensor<T>::bernoulli_(double p) const {
   return bernoulli_(p, default_generator());
 }
 
-#define TESSERA_INSTANTIATE_RANDOM_METHODS(T)                                                   \
-  template const Tensor<T>& Tensor<T>::uniform_(double, double) const;                          \
-  template const Tensor<T>& Tensor<T>::uniform_(double, double, const Generator&) const;        \
-  template const Tensor<T>& Tensor<T>::normal_(double, double) const;                           \
-  template const Tensor<T>& Tensor<T>::normal_(double, double, const Generator&) const;         \
-  template const Tensor<T>& Tensor<T>::bernoulli_(double) const;                                \
+#define TESSERA_INSTANTIATE_RANDOM_METHODS(T)                                            \
+  template const Tensor<T>& Tensor<T>::uniform_(double, double) const;                   \
+  template const Tensor<T>& Tensor<T>::uniform_(double, double, const Generator&) const; \
+  template const Tensor<T>& Tensor<T>::normal_(double, double) const;                    \
+  template const Tensor<T>& Tensor<T>::normal_(double, double, const Generator&) const;  \
+  template const Tensor<T>& Tensor<T>::bernoulli_(double) const;                         \
   template const Tensor<T>& Tensor<T>::bernoulli_(double, const Generator&) const;
 TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_RANDOM_METHODS)
 #undef TESSERA_INSTANTIATE_RANDOM_METHODS
 
-#define TESSERA_INSTANTIATE_RANDINT(T)                                                          \
-  template Tensor<T> detail::randint_tensor<T>(std::int64_t, std::int64_t, const Shape&,       \
+#define TESSERA_INSTANTIATE_RANDINT(T)                                                   \
+  template Tensor<T> detail::randint_tensor<T>(std::int64_t, std::int64_t, const Shape&, \
                                                const Generator&, Device);
 TESSERA_FOR_EACH_NUMERIC_DTYPE(TESSERA_INSTANTIATE_RANDINT)
 #undef TESSERA_INSTANTIATE_RANDINT
 
-#define TESSERA_INSTANTIATE_RANDOM_FLOATS(T)                                                    \
+#define TESSERA_INSTANTIATE_RANDOM_FLOATS(T)                                                   \
   template Tensor<T> detail::uniform_tensor<T>(const Shape&, double, double, const Generator&, \
                                                Device);                                        \
   template Tensor<T> detail::normal_tensor<T>(const Shape&, double, double, const Generator&,  \

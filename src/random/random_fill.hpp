@@ -10,8 +10,8 @@ namespace tessera::detail::random_fill {
 
 /// Host memory, on the host pool (src/random/random.cpp).
 template <class Dist>
-void host(const random_streams::Stream& stream, const Dist& dist,
-          typename Dist::value_type* out, std::int64_t n);
+void host(const random_streams::Stream& stream, const Dist& dist, typename Dist::value_type* out,
+          std::int64_t n);
 
 /// Memory of GPU `device`, as Thrust algorithms on the device (src/backend/device/random.cu).
 template <class Dist>
@@ -20,21 +20,21 @@ void device(int device, const random_streams::Stream& stream, const Dist& dist,
 
 /// Every distribution both backends instantiate: X((Dist type)), parenthesised because some
 /// have commas (unparen_t takes the parentheses off).
-#define TESSERA_FOR_EACH_RANDOM_DIST(X)                                                    \
-  X((random_streams::Uniform<float>))                                                      \
-  X((random_streams::Uniform<double>))                                                     \
-  X((random_streams::Normal<float>))                                                       \
-  X((random_streams::Normal<double>))                                                      \
-  X((random_streams::PermutationKeys))                                                     \
+#define TESSERA_FOR_EACH_RANDOM_DIST(X) \
+  X((random_streams::Uniform<float>))   \
+  X((random_streams::Uniform<double>))  \
+  X((random_streams::Normal<float>))    \
+  X((random_streams::Normal<double>))   \
+  X((random_streams::PermutationKeys))  \
   TESSERA_FOR_EACH_RANDINT(X, false) TESSERA_FOR_EACH_RANDINT(X, true)
 /// randint over every numeric dtype, narrow (one word) or wide (a word pair).
-#define TESSERA_FOR_EACH_RANDINT(X, wide)              \
-  X((random_streams::Randint<std::uint8_t, wide>))     \
-  X((random_streams::Randint<std::int8_t, wide>))      \
-  X((random_streams::Randint<std::int16_t, wide>))     \
-  X((random_streams::Randint<std::int32_t, wide>))     \
-  X((random_streams::Randint<std::int64_t, wide>))     \
-  X((random_streams::Randint<float, wide>))            \
+#define TESSERA_FOR_EACH_RANDINT(X, wide)          \
+  X((random_streams::Randint<std::uint8_t, wide>)) \
+  X((random_streams::Randint<std::int8_t, wide>))  \
+  X((random_streams::Randint<std::int16_t, wide>)) \
+  X((random_streams::Randint<std::int32_t, wide>)) \
+  X((random_streams::Randint<std::int64_t, wide>)) \
+  X((random_streams::Randint<float, wide>))        \
   X((random_streams::Randint<double, wide>))
 
 /// The type inside parentheses: unparen_t<void (T)> is T.

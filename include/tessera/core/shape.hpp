@@ -187,6 +187,11 @@ void check_shape(const char* op, const Shape& shape, std::size_t element_size);
 /// PyTorch's words when out of range. A 0-d tensor accepts 0 and -1 (as PyTorch's reductions
 /// and views), `ndim` then counting as 1.
 std::int64_t wrap_dim(const char* op, std::int64_t d, std::int64_t ndim);
+/// `sizes` with its one -1 (if any) replaced so that the product is `numel`; ShapeError naming
+/// `op` for a second -1, another negative extent, or a -1 no extent can satisfy.
+Shape infer_extents(const char* op, const Shape& sizes, std::int64_t numel);
+/// "[1, 3]": a list of dims or sizes as PyTorch prints it in messages.
+std::string list_str(const std::vector<std::int64_t>& values);
 /// The strides under which `target` (same element count) views the elements of a tensor of
 /// (`shape`, `strides`) in row-major order, or false when a target dimension would span two
 /// non-contiguous subspaces (ATen's computeStride). Writes them to `out` on success.

@@ -41,7 +41,8 @@ void assign_expression(Tensor<T>& destination, const E& expression);
 ///
 /// Copies are cheap and share memory (like PyTorch); `clone()` copies the elements. Views
 /// (`slice`, `select`, `transpose`, `permute`, `unsqueeze`, `expand`, `diagonal`, `reshape`
-/// where the strides allow it, ...) share memory and carry strides. A Tensor is also the leaf of lazy expressions:
+/// where the strides allow it, ...) share memory and carry strides. A Tensor is also the leaf of
+/// lazy expressions:
 ///
 ///     auto a = tessera::tensor<float>({{1, 2}, {3, 4}});
 ///     tessera::Tensor<float> b = a * 2.0f + 1.0f;   // one fused pass

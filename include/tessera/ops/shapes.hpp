@@ -120,7 +120,8 @@ std::vector<Tensor<typename E::value_type>> split(const E& x, std::int64_t size,
 
 /// Views of the given lengths along `dim` (torch.split with a list; they must sum to the extent).
 template <Expression E>
-std::vector<Tensor<typename E::value_type>> split(const E& x, const std::vector<std::int64_t>& sizes,
+std::vector<Tensor<typename E::value_type>> split(const E& x,
+                                                  const std::vector<std::int64_t>& sizes,
                                                   std::int64_t dim = 0) {
   return detail::tensor_of(x).split(sizes, dim);
 }
@@ -240,11 +241,11 @@ requires std::is_arithmetic_v<V> Tensor<typename E::value_type> full_like(const 
 // ---- the methods of expressions (ops/shape_methods.hpp, where they are documented) ------------
 #if !defined(TESSERA_DOXYGEN)
 /// Defines ShapeMethods<D>::name(params) as the Tensor method of the evaluated expression.
-#define TESSERA_SHAPE_METHOD(name, params, args)       \
-  template <class D>                                   \
-  template <class Abi>                                 \
-  auto ShapeMethods<D>::name params const {            \
-    return detail::tensor_of(self()).name args;        \
+#define TESSERA_SHAPE_METHOD(name, params, args) \
+  template <class D>                             \
+  template <class Abi>                           \
+  auto ShapeMethods<D>::name params const {      \
+    return detail::tensor_of(self()).name args;  \
   }
 TESSERA_SHAPE_METHOD(reshape, (const Shape& shape), (shape))
 TESSERA_SHAPE_METHOD(view, (const Shape& shape), (shape))
@@ -282,8 +283,9 @@ TESSERA_SHAPE_METHOD(unfold, (std::int64_t dim, std::int64_t size, std::int64_t 
                      (dim, size, step))
 TESSERA_SHAPE_METHOD(flip, (const std::vector<std::int64_t>& dims), (dims))
 TESSERA_SHAPE_METHOD(repeat, (const std::vector<std::int64_t>& repeats), (repeats))
-TESSERA_SHAPE_METHOD(roll, (const std::vector<std::int64_t>& shifts,
-                            const std::vector<std::int64_t>& dims),
+TESSERA_SHAPE_METHOD(roll,
+                     (const std::vector<std::int64_t>& shifts,
+                      const std::vector<std::int64_t>& dims),
                      (shifts, dims))
 TESSERA_SHAPE_METHOD(tril, (std::int64_t k), (k))
 TESSERA_SHAPE_METHOD(triu, (std::int64_t k), (k))

@@ -249,7 +249,7 @@ inline namespace TESSERA_EVAL_NS {
 template <Expression X, Expression M>
 requires(std::is_same_v<typename M::value_type, bool> &&
          !(std::is_same_v<X, Tensor<typename X::value_type>> && std::is_same_v<M, Tensor<bool>>))
-RaggedTensor<typename X::value_type> boolean_mask(const X& x, const M& mask) {
+    RaggedTensor<typename X::value_type> boolean_mask(const X& x, const M& mask) {
   return ::tessera::ragged::boolean_mask<typename X::value_type>(detail::tensor_of(x),
                                                                  detail::tensor_of(mask));
 }

@@ -96,8 +96,7 @@ template <class T>
 Tensor<T> randint(std::int64_t low, std::int64_t high, const Shape& shape,
                   const RandomOptions& options = {}) {
   static_assert(!std::is_same_v<T, bool>, "tessera: randint draws numbers; use bernoulli for bool");
-  return detail::randint_tensor<T>(low, high, shape, detail::generator_of(options),
-                                   options.device);
+  return detail::randint_tensor<T>(low, high, shape, detail::generator_of(options), options.device);
 }
 /// randint on the CPU from `generator`.
 template <class T>
@@ -163,8 +162,7 @@ template <Expression E>
 Tensor<typename E::value_type> randn_like(const E& x, const Generator& generator) {
   using T = typename E::value_type;
   detail::require_floating_random<T>();
-  return detail::normal_tensor<T>(detail::expr_shape(x), 0.0, 1.0, generator,
-                                  detail::device_of(x));
+  return detail::normal_tensor<T>(detail::expr_shape(x), 0.0, 1.0, generator, detail::device_of(x));
 }
 /// randn_like from the default generator.
 template <Expression E>

@@ -37,9 +37,9 @@ void device(int device, const random_streams::Stream& stream, const Dist& dist,
   });
 }
 
-#define TESSERA_INSTANTIATE_RANDOM_DEVICE(D)                                                  \
-  template void device<unparen_t<void D>>(int, const random_streams::Stream&,                  \
-                                          const unparen_t<void D>&,                            \
+#define TESSERA_INSTANTIATE_RANDOM_DEVICE(D)                                  \
+  template void device<unparen_t<void D>>(int, const random_streams::Stream&, \
+                                          const unparen_t<void D>&,           \
                                           typename unparen_t<void D>::value_type*, std::int64_t);
 TESSERA_FOR_EACH_RANDOM_DIST(TESSERA_INSTANTIATE_RANDOM_DEVICE)
 #undef TESSERA_INSTANTIATE_RANDOM_DEVICE
