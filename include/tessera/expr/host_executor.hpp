@@ -56,7 +56,11 @@ struct HostExecutor {
       return k.inner_unit(i);
     }
   };
-  /// Reads element i of a row on a cursor with the leaves in Mask at unit step (write_masked_row).
+  /// Reads element i of a row on a cursor with the leaves in Mask at unit step: one row segment
+  /// by write_span<ReadMaskedRow<Mask>>, not inlined (on its own the loop keeps its pointers and
+  /// bounds in registers, where inlined into the block walk GCC spilled three of them and
+  /// reloaded them every iteration: 1000x1000 a.T + b on one thread, three alternating runs,
+  /// 1.07-1.17x the hand-written loop's time inlined, 0.97-1.03x not).
   template <unsigned Mask>
   struct ReadMaskedRow {
     template <class K>
@@ -65,20 +69,26 @@ struct HostExecutor {
     }
   };
 
-  /// data[i] = Read::at(k, i) for i in [begin, end): one part of a contiguous output
-  /// (ReadLinear), or one unit-step row (ReadUnitRow). Not inlined, for the reason
-  /// write_masked_row is not: inlined into the evaluation of `cast<double>(a) * 2.0 + 1.0`, GCC 12
+  /// out[j] = Read::at(k, first + j) for j in [0, count): one part of a contiguous output
+  /// (ReadLinear), one unit-step row (ReadUnitRow), or a chunk of either into stream_span's
+  /// buffer. Not inlined: inlined into the evaluation of `cast<double>(a) * 2.0 + 1.0`, GCC 12
   /// moved the upper half of every 4 loaded floats through the stack (a store and a reload per
   /// vector; 10^4 elements: 6.0-6.2 us, 1.15x xtensor's time); on its own the loop keeps it in a
   /// register (4.0-4.3 us, 0.79x). Built per vector extension (TESSERA_ELEMENTWISE_CLONES): the
   /// same cast at 10^4 on one thread of an Intel Xeon with AVX-512, in the benchmark binary:
   /// 2.38 us baseline (1.34x xtensor's time), 1.59 us AVX2.
   template <class Read, class Out, class K>
-  [[gnu::noinline]] TESSERA_ELEMENTWISE_CLONES static void write_span(Out* data, const K& k,
-                                                                      std::int64_t begin,
-                                                                      std::int64_t end) {
+  [[gnu::noinline]] TESSERA_ELEMENTWISE_CLONES static void write_elements(Out* out, const K& k,
+                                                                          std::int64_t first,
+                                                                          std::int64_t count) {
     TESSERA_UNROLL_4
-    for (std::int64_t i = begin; i < end; ++i) data[i] = static_cast<Out>(Read::at(k, i));
+    for (std::int64_t j = 0; j < count; ++j) out[j] = static_cast<Out>(Read::at(k, first + j));
+  }
+
+  /// data[i] = Read::at(k, i) for i in [begin, end) (write_elements).
+  template <class Read, class Out, class K>
+  static void write_span(Out* data, const K& k, std::int64_t begin, std::int64_t end) {
+    if (end > begin) write_elements<Read>(data + begin, k, begin, end - begin);
   }
 
   /// Elements a streaming write computes into a buffer before storing them: 1 KiB, which
@@ -88,36 +98,35 @@ struct HostExecutor {
 
   /// write_span with streaming stores (host_stream_stores.hpp) for an output too large to stay
   /// in cache: elements up to the first line boundary and after the last whole line are stored
-  /// plainly; the lines between are computed, a chunk at a time, into an aligned buffer by the
-  /// same loop as write_span's (so the same bits) and streamed out from there. The caller
-  /// fences (stream_store_fence) once its part is written.
+  /// plainly; the lines between are computed, a chunk at a time, into an aligned buffer by
+  /// write_elements (the same loop, so the same bits) and streamed out from there. One loop per
+  /// kernel serves both paths: a streaming copy of the loop per kernel and vector extension was
+  /// 42 % of the code of examples/quickstart.cpp (GCC 12, -O3). The caller fences
+  /// (stream_store_fence) once its part is written.
   template <class Read, class Out, class K>
-  [[gnu::noinline]] TESSERA_ELEMENTWISE_CLONES static void stream_span(Out* data, const K& k,
-                                                                       std::int64_t begin,
-                                                                       std::int64_t end) {
+  static void stream_span(Out* data, const K& k, std::int64_t begin, std::int64_t end) {
     constexpr auto line = static_cast<std::int64_t>(kStreamLineBytes);
     constexpr std::int64_t per_line = line / static_cast<std::int64_t>(sizeof(Out));
     constexpr std::int64_t chunk = kStreamChunk<Out>;
     const auto offset = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(data + begin) %
                                                   kStreamLineBytes);
     const std::int64_t to_line = (line - offset) % line;  // bytes to the next line boundary
-    std::int64_t i = begin;
     // Elements straddling lines (an address no multiple of sizeof(Out)) never reach a line
     // boundary: then everything is stored plainly, below.
     const bool aligns = to_line % static_cast<std::int64_t>(sizeof(Out)) == 0;
     const std::int64_t lines_end = aligns ? end : begin;
     const std::int64_t head =
         std::min(lines_end, begin + to_line / static_cast<std::int64_t>(sizeof(Out)));
-    for (; i < head; ++i) data[i] = static_cast<Out>(Read::at(k, i));
+    write_span<Read>(data, k, begin, head);
+    std::int64_t i = head;
     alignas(kStreamLineBytes) Out buffer[chunk];
     while (i + per_line <= lines_end) {
       const std::int64_t count = std::min(chunk, (lines_end - i) / per_line * per_line);
-      TESSERA_UNROLL_4
-      for (std::int64_t j = 0; j < count; ++j) buffer[j] = static_cast<Out>(Read::at(k, i + j));
+      write_elements<Read>(buffer, k, i, count);
       stream_store_lines(data + i, buffer, static_cast<std::size_t>(count) * sizeof(Out));
       i += count;
     }
-    for (; i < end; ++i) data[i] = static_cast<Out>(Read::at(k, i));
+    write_span<Read>(data, k, i, end);
   }
 
   /// out[i] = Out(k(i)) for every element of out.
@@ -197,34 +206,24 @@ struct HostExecutor {
   /// leaves (2^leaves loops); more would multiply the code of every such expression.
   static constexpr int kMaskedLeaves = 2;
 
-  /// Calls f(std::integral_constant<unsigned, mask>) for a runtime mask of `Leaves` bits.
+  /// Calls f(std::integral_constant<unsigned, mask>) for a runtime mask of `Leaves` bits and
+  /// returns true, unless every bit is set: such rows are unit-step rows, written by the unit
+  /// path, so no loop is instantiated for them (false then; the caller's generic loop serves).
   template <int Leaves, unsigned M = 0, class F>
-  static void with_unit_mask(unsigned mask, const F& f) {
+  static bool with_unit_mask(unsigned mask, const F& f) {
     if constexpr (M + 1 < (1u << Leaves)) {
       if (mask == M) {
         f(std::integral_constant<unsigned, M>{});
-      } else {
-        with_unit_mask<Leaves, M + 1>(mask, f);
+        return true;
       }
+      return with_unit_mask<Leaves, M + 1>(mask, f);
     } else {
-      f(std::integral_constant<unsigned, M>{});
+      return false;
     }
   }
 
-  /// row[j] = k(j) for j in [first, stop), with the leaves in Mask read at unit step. Not
-  /// inlined: on its own the loop keeps its pointers and bounds in registers, where inlined into
-  /// the block walk GCC spilled three of them and reloaded them every iteration (1000x1000
-  /// a.T + b on one thread, three alternating runs: 1.07-1.17x the hand-written loop's time
-  /// inlined, 0.97-1.03x not). One call per row segment; unit-step rows stay inlined.
-  template <unsigned Mask, class Out, class K>
-  [[gnu::noinline]] TESSERA_ELEMENTWISE_CLONES static void write_masked_row(Out* row, const K& k,
-                                                                            std::int64_t first,
-                                                                            std::int64_t stop) {
-    for (std::int64_t j = first; j < stop; ++j)
-      row[j] = static_cast<Out>(k.template inner_masked<Mask, 0>(j));
-  }
-
-  /// write_masked_row for `rows` rows that follow each other along dimension `dim`, `row_step`
+  /// row[j] = k(j) for j in [first, stop) of `rows` rows, with the leaves in Mask read at unit
+  /// step: rows that follow each other along dimension `dim`, `row_step`
   /// elements apart in the output; leaves `k` at the last of them. One call per run of whole
   /// rows instead of one per row.
   template <unsigned Mask, class Out, class K>
@@ -307,15 +306,16 @@ struct HostExecutor {
                 // A contiguous output row and some strided operand (a.T + b): one loop per
                 // pattern of contiguous operands, so that the compiler vectorises the stores and
                 // the contiguous operands' loads, as in a hand-written loop.
-                with_unit_mask<K::kLeaves>(cursor.template unit_mask<0>(), [&](auto mask) {
-                  constexpr unsigned kMask = decltype(mask)::value;
-                  if (stream && stop - first >= kUnitRowCall) {
-                    stream_span<ReadMaskedRow<kMask>>(row, cursor, first, stop);
-                  } else {
-                    write_masked_row<kMask>(row, cursor, first, stop);
-                  }
-                });
-                return;
+                if (with_unit_mask<K::kLeaves>(cursor.template unit_mask<0>(), [&](auto mask) {
+                      constexpr unsigned kMask = decltype(mask)::value;
+                      if (stream && stop - first >= kUnitRowCall) {
+                        stream_span<ReadMaskedRow<kMask>>(row, cursor, first, stop);
+                      } else {
+                        write_span<ReadMaskedRow<kMask>>(row, cursor, first, stop);
+                      }
+                    })) {
+                  return;
+                }
               }
             }
             for (std::int64_t j = first; j < stop; ++j)
@@ -336,11 +336,11 @@ struct HostExecutor {
                   if constexpr (K::kLeaves <= kMaskedLeaves) {
                     // A run of strided rows (a.T + b): one call for all of them.
                     if (rows > 1 && !unit && out_step == 1 &&
-                        !(stream && stop - first >= kUnitRowCall)) {
-                      with_unit_mask<K::kLeaves>(cursor.template unit_mask<0>(), [&](auto mask) {
-                        write_masked_rows<decltype(mask)::value>(row, out.strides[last - 1], cursor,
-                                                                 last - 1, first, stop, rows);
-                      });
+                        !(stream && stop - first >= kUnitRowCall) &&
+                        with_unit_mask<K::kLeaves>(cursor.template unit_mask<0>(), [&](auto mask) {
+                          write_masked_rows<decltype(mask)::value>(
+                              row, out.strides[last - 1], cursor, last - 1, first, stop, rows);
+                        })) {
                       row += (rows - 1) * out.strides[last - 1];
                       return;
                     }

@@ -3,6 +3,11 @@
 /// The host pool: the Thrust host policy and its thread count, loops over blocks on it, and
 /// `host_adaptive_for`, which runs work of a known size on the calling thread alone when a
 /// parallel region would cost more than it saves.
+///
+/// The scheduling itself (the pool's regions, claiming parts, probing and pricing) is compiled
+/// once, in the library (src/core/host_parallel.cpp); the templates here only hand it the work
+/// through a HostFunctionRef. Each kernel then instantiates its loop and nothing else: no
+/// parallel region, no scheduler copy per expression type (docs/architecture.md, "Build cost").
 
 #include <algorithm>
 #include <atomic>
@@ -10,45 +15,43 @@
 #include <chrono>
 #include <cstdint>
 #include <limits>
-
-#include <thrust/for_each.h>
-#include <thrust/iterator/counting_iterator.h>
+#include <memory>
+#include <type_traits>
 
 #include "tessera/config.hpp"
 
-#if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP
-#include <omp.h>
-#include <thrust/system/omp/execution_policy.h>
-#elif TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_TBB
-#include <tbb/task_arena.h>
-#include <thrust/system/tbb/execution_policy.h>
-#else
-#include <thrust/system/cpp/execution_policy.h>
-#endif
-
 namespace tessera::detail {
 
-/// The Thrust execution policy of host kernels.
-inline auto host_policy() {
-#if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP
-  return thrust::omp::par;
-#elif TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_TBB
-  return thrust::tbb::par;
-#else
-  return thrust::cpp::par;
-#endif
-}
+/// A non-owning reference to a callable with the signature `R(A...)`, called through one
+/// function pointer: how the host scheduler, compiled once in the library, calls a kernel's
+/// loop. The callable must outlive the reference (every use below passes a caller's local).
+template <class Signature>
+class HostFunctionRef;
+
+template <class R, class... A>
+class HostFunctionRef<R(A...)> {
+ public:
+  template <class F>
+  requires(!std::is_same_v<std::remove_cvref_t<F>, HostFunctionRef> &&
+           std::is_invocable_r_v<R, const F&, A...>) HostFunctionRef(const F& f)
+  noexcept  // NOLINT(google-explicit-constructor): a view of f
+      : object_(static_cast<const void*>(std::addressof(f))),
+        call_([](const void* object, A... args) -> R {
+          return (*static_cast<const F*>(object))(static_cast<A>(args)...);
+        }) {}
+
+  R operator()(A... args) const { return call_(object_, static_cast<A>(args)...); }
+
+ private:
+  const void* object_;
+  R (*call_)(const void*, A...);
+};
 
 /// Threads the host policy runs on (1 on Thrust's serial system).
-inline std::int64_t host_thread_count() {
-#if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP
-  return std::max(1, omp_get_max_threads());
-#elif TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_TBB
-  return std::max(1, tbb::this_task_arena::max_concurrency());
-#else
-  return 1;
-#endif
-}
+std::int64_t host_thread_count();
+
+/// Runs `f(block)` for every block in [0, blocks) on the host pool (library code).
+void host_parallel_run(std::int64_t blocks, HostFunctionRef<void(std::int64_t)> f);
 
 /// Runs `f(block)` for every block in [0, blocks) on the host policy (inline for one block).
 template <class F>
@@ -58,7 +61,7 @@ void host_parallel_for(std::int64_t blocks, const F& f) {
     f(std::int64_t{0});
     return;
   }
-  thrust::for_each_n(host_policy(), thrust::counting_iterator<std::int64_t>(0), blocks, f);
+  host_parallel_run(blocks, f);
 }
 
 /// Nanoseconds on the steady clock.
@@ -68,54 +71,14 @@ inline std::int64_t host_clock_ns() noexcept {
       .count();
 }
 
-/// Called by every task of a region of `tasks` tasks once its own work is done: on the
-/// calling thread, waits until `done` counts every task (spinning, for kHostJoinSpinNs at
-/// most), so that the calling thread reaches the region's join last. A thread that reaches it
-/// first may sleep there (OMP_WAIT_POLICY=passive) and must then be woken: 16 us rather than
-/// 40 us after the last part, on the 2-core Xeon VM (2026-12-05); the pool's threads may sleep
-/// at no cost to the caller. Only where every task runs on a thread of its own (OpenMP's team):
-/// a task run after this one on the same thread (a nested region, a serial host system) would
-/// be waited for in vain.
-inline constexpr std::int64_t kHostJoinSpinNs = 200'000;
-inline void host_wait_for_team([[maybe_unused]] const std::atomic<std::int64_t>& done,
-                               [[maybe_unused]] std::int64_t tasks) noexcept {
-#if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP
-  if (omp_get_thread_num() != 0 || omp_get_num_threads() < tasks ||
-      done.load(std::memory_order_acquire) >= tasks) {
-    return;
-  }
-  const std::int64_t until = host_clock_ns() + kHostJoinSpinNs;
-  while (done.load(std::memory_order_acquire) < tasks && host_clock_ns() < until) {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-  }
-#endif
-}
-
 /// Runs `body(begin, end)` over [first, items) on `tasks` tasks of the host pool, each claiming
 /// parts [begin, begin + size(begin)) from one cursor until none is left, so that a late or
 /// descheduled thread delays the region by the part it holds, never by a fixed share; the
-/// calling thread then waits for the team (host_wait_for_team).
-template <class Size, class Body>
-void host_claim_parts(std::int64_t tasks, std::int64_t first, std::int64_t items, const Size& size,
-                      const Body& body) {
-  std::atomic<std::int64_t> next{first};
-  std::atomic<std::int64_t> done{0};
-  host_parallel_for(tasks, [&](std::int64_t) {
-    std::int64_t begin = next.load(std::memory_order_relaxed);
-    while (begin < items) {
-      const std::int64_t count = size(begin);
-      if (!next.compare_exchange_weak(begin, begin + count, std::memory_order_relaxed)) {
-        continue;  // another thread claimed first: `begin` is the cursor now
-      }
-      body(begin, std::min(items, begin + count));
-      begin = next.load(std::memory_order_relaxed);
-    }
-    done.fetch_add(1, std::memory_order_release);
-    host_wait_for_team(done, tasks);
-  });
-}
+/// calling thread then waits for the team, so that it reaches the region's join last (a thread
+/// that reaches it first may sleep there, OMP_WAIT_POLICY=passive, and must then be woken).
+void host_claim_parts(std::int64_t tasks, std::int64_t first, std::int64_t items,
+                      HostFunctionRef<std::int64_t(std::int64_t)> size,
+                      HostFunctionRef<void(std::int64_t, std::int64_t)> body);
 
 /// What a parallel region of the host pool costs beyond its work: the time its threads spend
 /// idle in it, on average, waking and joining the pool (how slow items get when the threads
@@ -226,6 +189,12 @@ struct HostSplit {
   bool fresh = false;
 };
 
+/// host_adaptive_for's scheduler, compiled once (src/core/host_parallel.cpp): `records` are
+/// the work's HostWorkRecord per size class.
+void host_adaptive_run(std::int64_t items, const HostSplit& split, HostWorkRecord* records,
+                       HostFunctionRef<void(std::int64_t, std::int64_t)> body,
+                       HostRegionCost& cost);
+
 /// Runs `body(begin, end)` over [0, items) in contiguous parts, on the calling thread alone
 /// when a parallel region would take longer than that. The work named `Key` is priced from
 /// what it took before (HostWorkRecord): per item alone, and per item on one thread while the
@@ -242,127 +211,13 @@ struct HostSplit {
 template <class Key, class Body>
 void host_adaptive_for(std::int64_t items, const HostSplit& split, const Body& body,
                        HostRegionCost& cost = host_region_cost) {
-  constexpr std::uint32_t kReprobe = 16;  // calls shared without a probe, then one probed
-  // Work that takes this many region costs is always shared: whatever the record says of
-  // parts slowed by shared bandwidth, a region then costs little, and staying alone on a
-  // stale or disturbed record would cost up to (threads - 1) / threads of the time. Its time
-  // is the larger of two measures, alone by the probe and each thread's share in a region: a
-  // probe can flatter the work (3162x3162 `a.T + b`: 0.3 ns per element over the first rows,
-  // 1.7 over the whole alone, on the 2-core Xeon VM), and the region's measure keeps it
-  // shared then.
-  constexpr double kAlwaysShare = 16.0;
-  // The smallest claim of a shared region: 1/kClaimsPerThread of one thread's share.
-  constexpr std::int64_t kClaimsPerThread = 16;
   if (items <= 0) return;
-  const std::int64_t threads = host_thread_count();
-  if (threads <= 1 || items < split.min_items) {
-    body(std::int64_t{0}, items);
+  const HostFunctionRef<void(std::int64_t, std::int64_t)> ref(body);
+  if (items < split.min_items) {  // the calling thread alone, no clock read, no call into the pool
+    ref(std::int64_t{0}, items);
     return;
   }
-  const auto round_up = [&split](std::int64_t v) {
-    return (v + split.align - 1) / split.align * split.align;
-  };
-  const auto part_of = [&](std::int64_t first) {  // items per part from `first` on
-    return round_up((items - first + threads - 1) / threads);
-  };
-  const auto parts_from = [&](std::int64_t first) {
-    if (first >= items) return std::int64_t{0};
-    const std::int64_t part = part_of(first);
-    return (items - first + part - 1) / part;
-  };
-  HostWorkRecord& work = host_work_record<Key>[host_work_size_class(items)];
-  const auto region_ns = static_cast<double>(cost.estimate());
-  // Time of [first, items) shared, by the record: each thread's share of the work (`alone` per
-  // item until a region has said how slow items get while the threads share memory bandwidth)
-  // and the time a region leaves each thread idle (waking the pool, joining it).
-  const auto shared_time = [&](std::int64_t first, double alone) {
-    const float shared = split.fresh ? -1.0f : work.shared_ns.load(std::memory_order_relaxed);
-    const double per_item = shared >= 0.0f ? static_cast<double>(shared) : alone;
-    const auto tasks = static_cast<double>(std::min(threads, parts_from(first)));
-    return per_item * static_cast<double>(items - first) / tasks + region_ns;
-  };
-  // Whether work taking `alone` ns on the calling thread and `shared` ns in a region stays on
-  // the calling thread: sharing is not faster, the work is too small to share regardless, and
-  // no retry is due (HostRegionCost::retry_after_decline).
-  const auto large = [&](double alone, double shared) {
-    return std::max(alone, shared - region_ns) > kAlwaysShare * region_ns;
-  };
-  const auto stays_alone = [&](double alone, double shared) {
-    return shared >= alone && !large(alone, shared) &&
-           !cost.retry_after_decline(alone - alone / static_cast<double>(threads), shared - alone);
-  };
-  // Runs [first, items) on every thread, each claiming aligned stretches from a shared cursor
-  // until none is left (guided: a claim takes 1/(2 * threads) of what remains, at least
-  // 1/(kClaimsPerThread * threads) of the whole), so that the calling thread works while the
-  // pool wakes and a thread that is late or descheduled delays the region by one stretch
-  // at most, never by a fixed share. Then learns the time per item while sharing (the
-  // threads' busy time over the items) and the region's cost: its wall time beyond the
-  // threads' mean busy time (waking the pool, joining it).
-  const auto share = [&](std::int64_t first) {
-    const std::int64_t tasks = std::min(threads, parts_from(first));
-    const std::int64_t grain =
-        round_up((items - first + threads * kClaimsPerThread - 1) / (threads * kClaimsPerThread));
-    std::atomic<std::int64_t> busy_ns{0};
-    const std::int64_t start = host_clock_ns();
-    host_claim_parts(
-        tasks, first, items,
-        [&](std::int64_t begin) {
-          return std::max(grain, round_up((items - begin) / (2 * tasks)));
-        },
-        [&body, &busy_ns](std::int64_t begin, std::int64_t end) {
-          const std::int64_t t0 = host_clock_ns();
-          body(begin, end);
-          busy_ns.fetch_add(host_clock_ns() - t0, std::memory_order_relaxed);
-        });
-    const std::int64_t wall = host_clock_ns() - start;
-    const std::int64_t busy = busy_ns.load(std::memory_order_relaxed);
-    cost.record(wall - busy / tasks);
-    // A moving average: one region with a preempted thread must not keep the work alone.
-    const double sample = static_cast<double>(busy) / static_cast<double>(items - first);
-    const float before = work.shared_ns.load(std::memory_order_relaxed);
-    work.shared_ns.store(
-        static_cast<float>(before < 0.0f ? sample : before + (sample - before) / 4.0),
-        std::memory_order_relaxed);
-  };
-  const float known = split.fresh ? -1.0f : work.alone_ns.load(std::memory_order_relaxed);
-  bool retry = false;  // a region runs whatever the probe says, to measure again
-  if (known >= 0.0f && parts_from(0) >= 2) {
-    const double alone = static_cast<double>(known) * static_cast<double>(items);
-    const double shared = shared_time(0, known);
-    if (shared >= alone && !large(alone, shared)) {
-      if (stays_alone(alone, shared)) {
-        body(std::int64_t{0}, items);
-        return;
-      }
-      retry = true;
-    } else if (large(alone, shared) || alone - shared > region_ns) {
-      const std::uint32_t unprobed = work.unprobed.load(std::memory_order_relaxed);
-      work.unprobed.store(unprobed + 1, std::memory_order_relaxed);
-      if (unprobed % kReprobe != kReprobe - 1) {
-        share(0);
-        return;
-      }
-    }
-  }
-  const std::int64_t probe = std::min(items, round_up(std::max<std::int64_t>(1, split.probe)));
-  const std::int64_t clock = cost.clock_cost();
-  const std::int64_t start = host_clock_ns();
-  body(std::int64_t{0}, probe);
-  const std::int64_t probed = host_clock_ns();
-  const double alone_per_item =
-      static_cast<double>(std::max<std::int64_t>(0, probed - start - clock)) /
-      static_cast<double>(probe);
-  work.alone_ns.store(static_cast<float>(alone_per_item), std::memory_order_relaxed);
-  if (parts_from(probe) < 2) {
-    if (probe < items) body(probe, items);
-    return;
-  }
-  const double alone = alone_per_item * static_cast<double>(items - probe);
-  if (!retry && stays_alone(alone, shared_time(probe, alone_per_item))) {
-    body(probe, items);
-    return;
-  }
-  share(probe);
+  host_adaptive_run(items, split, host_work_record<Key>, ref, cost);
 }
 
 /// Runs `f(block)` for every block in [0, blocks) through host_adaptive_for: on the calling
