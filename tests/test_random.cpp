@@ -164,6 +164,60 @@ TEST(RandomStream, SameBitsOnEveryDeviceAndThreadCount) {
   }
 }
 
+TEST(RandomStream, FloatNormalsAreWithinSpecOfTheFormula) {
+  // float randn runs on the library's own log and sincos (the same bits everywhere, vectorised
+  // on the host): every value of 2^19 pairs against Box-Muller in double from the same float
+  // uniforms, within SPEC's 2 ulp + 4 eps (|z| + 2 pi u2 r).
+  const std::uint64_t seed = 77;
+  const std::int64_t n = std::int64_t{1} << 20;
+  for (const auto device : tessera_test::available_devices()) {
+    const auto z = ts::randn<float>({n}, {ts::Generator(seed), device}).to_vector();
+    int bad = 0;
+    for (std::int64_t k = 0; k < n / 2 && bad < 10; ++k) {
+      const auto j = static_cast<std::uint64_t>(2 * k);
+      const double u1 = static_cast<double>(static_cast<float>(word(seed, 0, j) >> 8) * 0x1.0p-24f);
+      const double u2 =
+          static_cast<double>(static_cast<float>(word(seed, 0, j + 1) >> 8) * 0x1.0p-24f);
+      const double r = std::sqrt(-2.0 * std::log(1.0 - u1));
+      const double exact[2] = {r * std::cos(2.0 * M_PI * u2), r * std::sin(2.0 * M_PI * u2)};
+      for (int i = 0; i < 2; ++i) {
+        const double got = z[static_cast<std::size_t>(2 * k + i)];
+        const double ulp = std::nextafter(std::abs(static_cast<float>(exact[i])), INFINITY) -
+                           std::abs(static_cast<float>(exact[i]));
+        const double tol = 2 * ulp + 4 * 0x1.0p-23 * (std::abs(exact[i]) + 2 * M_PI * u2 * r);
+        if (!(std::abs(got - exact[i]) <= tol)) {
+          ADD_FAILURE() << "pair " << k << " element " << i << ": u1 " << u1 << " u2 " << u2
+                        << " got " << got << " exact " << exact[i];
+          ++bad;
+        }
+      }
+    }
+  }
+}
+
+TEST(RandomStream, RandpermIsTheStableArgsortOfItsKeys) {
+  // The host finds randperm's order by buckets (uniform keys), the device by argsort: both
+  // equal the stable argsort of the 64-bit keys (words 2i, 2i+1), at every thread count.
+  const std::uint64_t seed = 31;
+  for (const std::int64_t n : {std::int64_t{3}, std::int64_t{5000}, std::int64_t{300'000}}) {
+    std::vector<std::uint64_t> keys(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) {
+      keys[static_cast<std::size_t>(i)] = word64(seed, 0, 2 * static_cast<std::uint64_t>(i));
+    }
+    std::vector<std::int64_t> expected(static_cast<std::size_t>(n));
+    std::iota(expected.begin(), expected.end(), 0);
+    std::stable_sort(expected.begin(), expected.end(), [&](std::int64_t a, std::int64_t b) {
+      return keys[static_cast<std::size_t>(a)] < keys[static_cast<std::size_t>(b)];
+    });
+    tessera_test::with_host_threads({1, 2, 3}, [&] {
+      for (const auto device : tessera_test::available_devices()) {
+        EXPECT_EQ(ts::randperm(n, {ts::Generator(seed), device}).cpu().to_vector(), expected)
+            << n << " on " << device;
+      }
+    });
+  }
+}
+
 TEST(RandomStream, StridedInPlaceFillsNumberElementsRowMajor) {
   for (const auto device : tessera_test::available_devices()) {
     auto x = ts::Tensor<float>::zeros({3, 5}, device);

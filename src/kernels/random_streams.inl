@@ -8,6 +8,7 @@
 
 #include <Random123/philox.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
@@ -40,6 +41,37 @@ TESSERA_HD inline void philox_block(const Stream& s, std::uint64_t block, std::u
   w[1] = r[1];
   w[2] = r[2];
   w[3] = r[3];
+}
+
+/// philox_block written out for the host's loops over many blocks: the ten rounds unrolled in
+/// plain 32 x 32 -> 64-bit products, which the compiler runs one block per vector lane
+/// (Random123's code, one block per call, does not vectorise). The same words as
+/// philox_block (tests/test_random.cpp checks both against an independent Philox).
+inline void philox_block_unrolled(const Stream& s, std::uint64_t block, std::uint32_t w[4]) {
+  const std::uint64_t b = s.first_block + block;
+  std::uint32_t c0 = static_cast<std::uint32_t>(b);
+  std::uint32_t c1 = static_cast<std::uint32_t>(b >> 32);
+  std::uint32_t c2 = 0u;
+  std::uint32_t c3 = 0u;
+  std::uint32_t k0 = s.key0;
+  std::uint32_t k1 = s.key1;
+#pragma GCC unroll 10
+  for (int round = 0; round < 10; ++round) {
+    const std::uint64_t p0 = std::uint64_t{0xD2511F53u} * c0;
+    const std::uint64_t p1 = std::uint64_t{0xCD9E8D57u} * c2;
+    const std::uint32_t n0 = static_cast<std::uint32_t>(p1 >> 32) ^ c1 ^ k0;
+    const std::uint32_t n2 = static_cast<std::uint32_t>(p0 >> 32) ^ c3 ^ k1;
+    c1 = static_cast<std::uint32_t>(p1);
+    c3 = static_cast<std::uint32_t>(p0);
+    c0 = n0;
+    c2 = n2;
+    k0 += 0x9E3779B9u;
+    k1 += 0xBB67AE85u;
+  }
+  w[0] = c0;
+  w[1] = c1;
+  w[2] = c2;
+  w[3] = c3;
 }
 
 /// The 64-bit value of words j, j+1 (j even): (w_j << 32) | w_j+1.
@@ -85,7 +117,77 @@ struct Uniform {
   }
 };
 
+/// The bits of a float and back (std::bit_cast is not a device function).
+TESSERA_HD inline std::uint32_t bits_of(float x) {
+#if defined(__CUDA_ARCH__)
+  return __float_as_uint(x);
+#else
+  return std::bit_cast<std::uint32_t>(x);
+#endif
+}
+TESSERA_HD inline float float_of(std::uint32_t b) {
+#if defined(__CUDA_ARCH__)
+  return __uint_as_float(b);
+#else
+  return std::bit_cast<float>(b);
+#endif
+}
+
+/// log(x) for x in [2^-24, 1], the argument Box-Muller takes the log of (1 - u): Cephes'
+/// logf (within 1 ulp there), without branches, so that the host's loop over many blocks
+/// vectorises. Written with plain IEEE operations in a fixed order, the host's vector lanes, its
+/// scalar code and the device give the same bits (random.cu is compiled without FMA
+/// contraction, the host loops with fp-contract=off).
+TESSERA_HD inline float log_unit(float x) {
+  const std::uint32_t b = bits_of(x);
+  // x = m * 2^e with m in [sqrt(1/2), sqrt(2)): x has no sign, NaN, infinity nor subnormal here.
+  const std::uint32_t mantissa = (b & 0x007fffffu) | 0x3f800000u;  // m in [1, 2)
+  const bool high = mantissa > 0x3fb504f3u;                        // m > sqrt(2)
+  const float m = float_of(high ? mantissa - 0x00800000u : mantissa);
+  const float e = static_cast<float>(static_cast<std::int32_t>(b >> 23) - 127 + (high ? 1 : 0));
+  const float f = m - 1.0f;
+  const float z = f * f;
+  float p = 7.0376836292e-2f;
+  p = p * f - 1.1514610310e-1f;
+  p = p * f + 1.1676998740e-1f;
+  p = p * f - 1.2420140846e-1f;
+  p = p * f + 1.4249322787e-1f;
+  p = p * f - 1.6668057665e-1f;
+  p = p * f + 2.0000714765e-1f;
+  p = p * f - 2.4999993993e-1f;
+  p = p * f + 3.3333331174e-1f;
+  float y = f * z * p;
+  y = y + -2.12194440e-4f * e;  // e * ln 2, low part
+  y = y - 0.5f * z;
+  return (f + y) + 0.693359375f * e;  // e * ln 2, high part (exact)
+}
+
+/// sin(2 pi u) and cos(2 pi u) for u in [0, 1): u is reduced in turns (u - j / 4, exact), so
+/// only the product by 2 pi rounds before Cephes' sinf/cosf polynomials on [-pi/4, pi/4];
+/// branch-free, for the reason log_unit is.
+TESSERA_HD inline void sincos_turns(float u, float& sine, float& cosine) {
+  const auto j = static_cast<std::int32_t>(u * 4.0f + 0.5f);  // the nearest quarter turn, 0..4
+  const float y = (u - static_cast<float>(j) * 0.25f) * 6.28318530717958647692f;
+  const float z = y * y;
+  float s = -1.9515295891e-4f;
+  s = s * z + 8.3321608736e-3f;
+  s = s * z - 1.6666654611e-1f;
+  s = s * z * y + y;
+  float c = 2.443315711809948e-5f;
+  c = c * z - 1.388731625493765e-3f;
+  c = c * z + 4.166664568298827e-2f;
+  c = c * z * z - 0.5f * z + 1.0f;
+  // (sin, cos) of y plus j quarter turns: (s, c), (c, -s), (-s, -c), (-c, s).
+  const bool odd = (j & 1) != 0;
+  const float sin_y = odd ? c : s;
+  const float cos_y = odd ? s : c;
+  sine = (j & 2) != 0 ? -sin_y : sin_y;
+  cosine = ((j + 1) & 2) != 0 ? -cos_y : cos_y;
+}
+
 /// mean + std * z, z by Box-Muller over consecutive pairs of uniforms: randn, normal, normal_.
+/// Floats on the library's own log_unit and sincos_turns (the same bits on every device and
+/// vectorised on the host), doubles on the platform's log and sincos.
 template <class T>
 struct Normal {
   using value_type = T;
@@ -96,10 +198,19 @@ struct Normal {
     T u[kPerBlock];
     uniforms<T>(w, u);
     for (int j = 0; j < kPerBlock; j += 2) {
-      const T r = sqrt(T(-2) * log(T(1) - u[j]));
-      const T theta = static_cast<T>(6.283185307179586476925286766559) * u[j + 1];
-      out[j] = mean + std * (r * cos(theta));
-      out[j + 1] = mean + std * (r * sin(theta));
+      if constexpr (std::is_same_v<T, float>) {
+        const float r = sqrt(-2.0f * log_unit(1.0f - u[j]));
+        float sine;
+        float cosine;
+        sincos_turns(u[j + 1], sine, cosine);
+        out[j] = mean + std * (r * cosine);
+        out[j + 1] = mean + std * (r * sine);
+      } else {
+        const T r = sqrt(T(-2) * log(T(1) - u[j]));
+        const T theta = static_cast<T>(6.283185307179586476925286766559) * u[j + 1];
+        out[j] = mean + std * (r * cos(theta));
+        out[j + 1] = mean + std * (r * sin(theta));
+      }
     }
   }
 };
