@@ -13,6 +13,7 @@ figures with docs/architecture.md ("Build cost").
 import argparse
 import collections
 import os
+import signal
 import sys
 
 
@@ -52,6 +53,7 @@ def kind_of(output):
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet when piped into head
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("tree", nargs="?", default="build", help="a Ninja build tree")
     parser.add_argument("-n", type=int, default=15, help="how many of the slowest units to list")
