@@ -55,7 +55,13 @@ inline void philox_block_unrolled(const Stream& s, std::uint64_t block, std::uin
   std::uint32_t c3 = 0u;
   std::uint32_t k0 = s.key0;
   std::uint32_t k1 = s.key1;
+#if defined(__CUDACC__)
+  // (host-only; nvcc's front end knows no GCC pragma)
+#elif defined(__clang__)
+#pragma unroll 10
+#elif defined(__GNUC__)
 #pragma GCC unroll 10
+#endif
   for (int round = 0; round < 10; ++round) {
     const std::uint64_t p0 = std::uint64_t{0xD2511F53u} * c0;
     const std::uint64_t p1 = std::uint64_t{0xCD9E8D57u} * c2;
