@@ -43,43 +43,6 @@ TESSERA_HD inline void philox_block(const Stream& s, std::uint64_t block, std::u
   w[3] = r[3];
 }
 
-/// philox_block written out for the host's loops over many blocks: the ten rounds unrolled in
-/// plain 32 x 32 -> 64-bit products, which the compiler runs one block per vector lane
-/// (Random123's code, one block per call, does not vectorise). The same words as
-/// philox_block (tests/test_random.cpp checks both against an independent Philox).
-inline void philox_block_unrolled(const Stream& s, std::uint64_t block, std::uint32_t w[4]) {
-  const std::uint64_t b = s.first_block + block;
-  std::uint32_t c0 = static_cast<std::uint32_t>(b);
-  std::uint32_t c1 = static_cast<std::uint32_t>(b >> 32);
-  std::uint32_t c2 = 0u;
-  std::uint32_t c3 = 0u;
-  std::uint32_t k0 = s.key0;
-  std::uint32_t k1 = s.key1;
-#if defined(__CUDACC__)
-  // (host-only; nvcc's front end knows no GCC pragma)
-#elif defined(__clang__)
-#pragma unroll 10
-#elif defined(__GNUC__)
-#pragma GCC unroll 10
-#endif
-  for (int round = 0; round < 10; ++round) {
-    const std::uint64_t p0 = std::uint64_t{0xD2511F53u} * c0;
-    const std::uint64_t p1 = std::uint64_t{0xCD9E8D57u} * c2;
-    const std::uint32_t n0 = static_cast<std::uint32_t>(p1 >> 32) ^ c1 ^ k0;
-    const std::uint32_t n2 = static_cast<std::uint32_t>(p0 >> 32) ^ c3 ^ k1;
-    c1 = static_cast<std::uint32_t>(p1);
-    c3 = static_cast<std::uint32_t>(p0);
-    c0 = n0;
-    c2 = n2;
-    k0 += 0x9E3779B9u;
-    k1 += 0xBB67AE85u;
-  }
-  w[0] = c0;
-  w[1] = c1;
-  w[2] = c2;
-  w[3] = c3;
-}
-
 /// The 64-bit value of words j, j+1 (j even): (w_j << 32) | w_j+1.
 TESSERA_HD inline std::uint64_t pair64(const std::uint32_t* w, int j) {
   return (static_cast<std::uint64_t>(w[j]) << 32) | w[j + 1];
