@@ -4,7 +4,8 @@
 #   scripts/gpu-check.sh stage
 #       On the build machine: copies what the GPU machine lacks into gpu-stage/ (git-ignored):
 #       GoogleTest sources, Google Benchmark (headers, shared library, CMake package), xtensor /
-#       xtl / xsimd and nlohmann-json headers with their CMake packages, Random123's headers.
+#       xtl / xsimd and nlohmann-json headers with their CMake packages, Random123's headers,
+#       OpenBLAS (OpenMP) and LAPACKE (compressed).
 #       Prints its size.
 #
 #   scripts/gpu-check.sh run [--dry-run] [--out DIR] [--targets "T1 T2 ..."]
@@ -23,6 +24,7 @@ readonly ROOT=$PWD
 readonly STAGE=$ROOT/gpu-stage
 readonly PREFIX=$STAGE/prefix
 readonly MULTIARCH=lib/x86_64-linux-gnu
+readonly MULTIARCH_INCLUDE=x86_64-linux-gnu
 
 log() { printf '\n[gpu-check] %s\n' "$*"; }
 
@@ -47,6 +49,23 @@ stage() {
     /usr/$MULTIARCH/cmake/xtensor /usr/share/cmake/xtl /usr/$MULTIARCH/cmake/xsimd
   copy_into_prefix /usr/include/nlohmann /usr/share/cmake/nlohmann_json
   copy_into_prefix /usr/include/Random123
+  # OpenBLAS (OpenMP build) and LAPACKE with the Fortran runtime they need, as Debian lays them
+  # out; the libraries travel xz-compressed (36 MiB of OpenBLAS is 5 MiB) and run() unpacks them.
+  copy_into_prefix /usr/include/$MULTIARCH_INCLUDE/openblas-openmp /usr/include/lapack.h \
+    /usr/include/lapacke.h /usr/include/lapacke_config.h /usr/include/lapacke_mangling.h \
+    /usr/include/lapacke_utils.h
+  local blas_libs=(/usr/$MULTIARCH/openblas-openmp/libopenblas.so
+    /usr/$MULTIARCH/openblas-openmp/libopenblas.so.0 /usr/$MULTIARCH/openblas-openmp/libopenblasp-r0.3.21.so
+    /usr/$MULTIARCH/openblas-openmp/libblas.so.3 /usr/$MULTIARCH/openblas-openmp/liblapack.so.3
+    /usr/$MULTIARCH/liblapacke.so /usr/$MULTIARCH/liblapacke.so.3 /usr/$MULTIARCH/liblapacke.so.3.11.0
+    /usr/$MULTIARCH/libtmglib.so.3 /usr/$MULTIARCH/libtmglib.so.3.11.0
+    /usr/$MULTIARCH/libgfortran.so.5 /usr/$MULTIARCH/libgfortran.so.5.0.0
+    /usr/$MULTIARCH/libquadmath.so.0 /usr/$MULTIARCH/libquadmath.so.0.0.0)
+  copy_into_prefix "${blas_libs[@]}"
+  ln -sf openblas-openmp/libblas.so.3 "$PREFIX/$MULTIARCH/libblas.so.3"
+  ln -sf openblas-openmp/liblapack.so.3 "$PREFIX/$MULTIARCH/liblapack.so.3"
+  tar -C "$PREFIX" -cJf "$STAGE/blas-libs.tar.xz" "${blas_libs[@]/#\/usr\//}"
+  (cd "$PREFIX" && rm -f "${blas_libs[@]/#\/usr\//}")
   log "staged into $STAGE: $(du -sh "$STAGE" | cut -f1) (the repository plus this must stay under 64 MiB)"
 }
 
@@ -75,6 +94,12 @@ run() {
     cmake --build "$STAGE/build-gtest" -j "$jobs" >>"$out/gtest-build.log" 2>&1
     cmake --install "$STAGE/build-gtest" >>"$out/gtest-build.log" 2>&1
   fi
+  if [[ -f $STAGE/blas-libs.tar.xz && ! -e $PREFIX/$MULTIARCH/liblapacke.so.3 ]]; then
+    tar -C "$PREFIX" -xJf "$STAGE/blas-libs.tar.xz"
+  fi
+  # The staged OpenBLAS/LAPACKE (and their Fortran runtime) for the configure check, the link
+  # and the tests.
+  export LD_LIBRARY_PATH=$PREFIX/$MULTIARCH:$PREFIX/$MULTIARCH/openblas-openmp${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   log "configure + build tessera for sm_90 ($jobs jobs${targets:+, targets: $targets})"
   # Only the staged prefix is searched (no system paths), so a dependency the stage forgot
   # fails here, on the build machine, instead of on the GPU machine.
@@ -91,7 +116,6 @@ run() {
     log "dry run: configured and built for sm_90 from gpu-stage/ only; nothing run"
     return 0
   fi
-  export LD_LIBRARY_PATH=$PREFIX/$MULTIARCH${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv >"$out/gpu.txt" 2>&1 || true
   log "tests on the GPU"
   local test_rc=0
