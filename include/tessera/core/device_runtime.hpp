@@ -14,6 +14,10 @@
 
 #include <cstddef>
 
+namespace tessera::detail {
+struct GemmCall;
+}  // namespace tessera::detail
+
 namespace tessera::detail::device_runtime {
 
 /// Number of usable devices (0 without a device backend or a driver).
@@ -32,6 +36,9 @@ void copy_from_host(void* dst, const void* src, std::size_t nbytes, int device);
 void copy_device(void* dst, int dst_device, const void* src, int src_device, std::size_t nbytes);
 /// Sets `nbytes` bytes at `dst` to `byte`; queued on the device's stream.
 void fill_bytes(void* dst, unsigned char byte, std::size_t nbytes, int device);
+/// A float or double batched matrix product on `device` (every pointer of `call` there):
+/// cuBLAS on a GPU, the host's OpenBLAS on the emulated device. Queued on the device's stream.
+void gemm(const GemmCall& call, int device);
 /// Waits until all queued work on `device` is done.
 void synchronize(int device);
 

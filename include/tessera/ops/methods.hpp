@@ -6,6 +6,7 @@
 /// methods in `ops/<family>_methods.hpp` and defines them in `ops/<family>.hpp`; this list is
 /// the one place that names them all.
 
+#include "tessera/linalg/matmul_methods.hpp"
 #include "tessera/ops/indexing_methods.hpp"
 #include "tessera/ops/nonzero_methods.hpp"
 #include "tessera/ops/ordering_methods.hpp"
@@ -24,6 +25,7 @@ struct OpMethods : NonzeroMethods<D>,
                    ReduceMethods<D>,
                    OrderingMethods<D>,
                    IndexingMethods<D>,
-                   ShapeMethods<D> {};
+                   ShapeMethods<D>,
+                   MatmulMethods<D> {};
 
 }  // namespace tessera

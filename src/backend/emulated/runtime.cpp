@@ -16,6 +16,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "backend/host/gemm_blas.hpp"
 #include "tessera/core/device_runtime.hpp"
 #include "tessera/core/error.hpp"
 
@@ -147,6 +148,14 @@ void fill_bytes(void* dst, unsigned char byte, std::size_t nbytes, int device) {
   if (nbytes == 0) return;
   const Window window;
   std::memset(dst, byte, nbytes);
+}
+
+// The emulated device's matrix products are the host's (OpenBLAS), run on device memory inside
+// a device-work window.
+void gemm(const GemmCall& call, int device) {
+  check_device(device, "matmul");
+  const DeviceScope scope(device);
+  host_ops::gemm_blas(call);
 }
 
 // Emulated algorithms finish before they return: nothing is ever queued.
