@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -60,6 +61,9 @@ ts::Tensor<T> run_golden(const nlohmann::json& c, const std::vector<ts::Tensor<T
                           args["dims"][1].get<std::vector<std::int64_t>>()});
   }
   if (op == "einsum") return ts::einsum(args["equation"].get<std::string>(), xs);
+  if constexpr (std::is_floating_point_v<T>) {
+    if (op == "cdist") return ts::cdist(xs[0], xs[1], tessera_test::decode<double>(args["p"]));
+  }
   ADD_FAILURE() << "unknown op " << op;
   return {};
 }
@@ -67,8 +71,8 @@ ts::Tensor<T> run_golden(const nlohmann::json& c, const std::vector<ts::Tensor<T
 class MatmulGolden : public tessera_test::OnEachDevice {};
 TESSERA_INSTANTIATE_ON_EACH_DEVICE(MatmulGolden);
 
-// Inputs are multiples of 1/8 (floats) or small integers: every answer is exact, so the
-// comparison is exact whatever order the BLAS sums in.
+// Inputs are multiples of 1/8 (floats) or small integers: every product is exact, so the
+// comparison is exact whatever order the BLAS sums in; cdist's roots and powers within `tol`.
 TEST_P(MatmulGolden, EveryCaseMatchesPyTorch) {
   const auto& cases = golden("matmul_golden.json")["cases"];
   ASSERT_GT(cases.size(), 50u);
@@ -82,7 +86,18 @@ TEST_P(MatmulGolden, EveryCaseMatchesPyTorch) {
       const ts::Tensor<T> got = run_golden<T>(c, xs);
       EXPECT_EQ(got.device(), device());
       EXPECT_EQ(got.shape(), shape_of(c["out"]));
-      EXPECT_EQ(got.to_vector(), decode_all<T>(c["out"]));
+      const double tol = c["tol"];
+      if (tol == 0.0) {
+        EXPECT_EQ(got.to_vector(), decode_all<T>(c["out"]));
+        return;
+      }
+      const auto g = got.cpu().to_vector();
+      const auto w = decode_all<T>(c["out"]);
+      ASSERT_EQ(g.size(), w.size());
+      for (std::size_t i = 0; i < g.size(); ++i) {
+        EXPECT_NEAR(static_cast<double>(g[i]), static_cast<double>(w[i]),
+                    tol * (1.0 + std::abs(static_cast<double>(w[i]))));
+      }
     });
   }
 }
@@ -269,6 +284,12 @@ TEST_P(MatmulRules, ShapeErrorsNameTheShapes) {
   EXPECT_THROW((void)ts::tensordot(a, a.t(), {{1}, {1}}), ts::ShapeError);
   EXPECT_THROW((void)ts::tensordot(a, a, -1), ts::ValueError);
   EXPECT_THROW((void)ts::tensordot(a, a, {{2}, {0}}), ts::IndexError);
+  EXPECT_NE(message_of<ts::ShapeError>([&] {
+              (void)ts::cdist(a, a.t());
+            }).find("X1 and X2 must have the same number of columns. X1: 3 X2: 2"),
+            std::string::npos);
+  EXPECT_THROW((void)ts::cdist(a.select(0, 0), a), ts::ShapeError);
+  EXPECT_THROW((void)ts::cdist(a, a, -1.0), ts::ValueError);
 }
 
 TEST_P(MatmulRules, EinsumErrorsNameTheEquationAndTheLetter) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Golden cases for tessera's matrix products (matmul, mm, bmm, mv, dot, outer, tensordot,
-einsum), produced by PyTorch itself.
+einsum, cdist), produced by PyTorch itself.
 
 Run with PyTorch 2.15:  /tmp/venv-torch/bin/python tools/golden/gen_matmul.py
 Writes tests/data/matmul_golden.json; the C++ tests read it, so CI needs no torch.
@@ -64,16 +64,19 @@ def run(op, xs, args):
         return torch.tensordot(*xs, dims=args["dims"])
     if op == "einsum":
         return torch.einsum(args["equation"], *xs)
+    if op == "cdist":
+        return torch.cdist(*xs, p=args["p"])
     raise ValueError(op)
 
 
 cases = []
 
 
-def case(op, shapes, dtype="float32", transpose=(), **args):
+def case(op, shapes, dtype="float32", transpose=(), tol=0.0, **args):
     xs = [make(s, dtype) for s in shapes]
     out = run(op, xs, args)
-    cases.append({"op": op, "dtype": dtype, "args": args,
+    args = {k: encode(v) for k, v in args.items()}
+    cases.append({"op": op, "dtype": dtype, "args": args, "tol": tol,
                   "inputs": [pack(x, i in transpose) for i, x in enumerate(xs)],
                   "out": pack(out)})
 
@@ -91,7 +94,7 @@ case("matmul", [(70, 65), (65, 33)], dtype="float64", transpose=(1,))
 for dtype in DTYPES:
     case("matmul", [(3, 4), (4, 5)], dtype=dtype)
     case("matmul", [(2, 3, 17), (17, 19)], dtype=dtype, transpose=(1,))
-cases.append({"op": "matmul", "dtype": "int8", "args": {},
+cases.append({"op": "matmul", "dtype": "int8", "args": {}, "tol": 0.0,
               "inputs": [pack(torch.full((2, 2), 100, dtype=torch.int8))] * 2,
               "out": pack(torch.matmul(torch.full((2, 2), 100, dtype=torch.int8),
                                        torch.full((2, 2), 100, dtype=torch.int8)))})
@@ -118,6 +121,15 @@ case("einsum", [(3, 4), (4, 5)], dtype="int8", equation="ij,jk->ik")
 case("einsum", [(3, 4), (4, 5)], dtype="bool", equation="ij,jk->ik")
 case("einsum", [(4, 4)], dtype="int16", equation="ii")
 case("einsum", [(3, 4), (5, 4)], dtype="float64", transpose=(1,), equation="ij,kj->ik")
+
+# cdist: exact differences up to 25 rows (compared within rounding of the root and the power),
+# PyTorch's product form for p = 2 beyond (compared within the form's cancellation error).
+for p in [0.0, 1.0, 2.0, 3.0, float("inf"), 0.5]:
+    case("cdist", [(4, 3), (5, 3)], tol=1e-6, p=p)
+case("cdist", [(2, 1, 3, 2), (4, 2)], dtype="float64", tol=1e-12, p=2.0)
+case("cdist", [(3, 0), (2, 0)], p=2.0)
+case("cdist", [(30, 5), (27, 5)], tol=1e-4, p=2.0)
+case("cdist", [(2, 40, 8), (2, 30, 8)], dtype="float64", transpose=(1,), tol=1e-9, p=2.0)
 
 out = DATA_DIR / "matmul_golden.json"
 out.write_text(json.dumps({"torch": torch.__version__, "cases": cases}, separators=(",", ":")))

@@ -46,6 +46,8 @@ template <class T>
 Tensor<T> tensordot_tensor(const Tensor<T>& a, const Tensor<T>& b, std::int64_t dims);
 template <class T>
 Tensor<T> einsum_tensor(std::string_view equation, const std::vector<Tensor<T>>& operands);
+template <class T>
+Tensor<T> cdist_tensor(const Tensor<T>& a, const Tensor<T>& b, double p);
 
 /// The dtype of a product of A and B: `+`'s promotion.
 template <class A, class B>
@@ -154,6 +156,23 @@ template <class T>
 Tensor<T> einsum(std::string_view equation, const std::vector<Tensor<T>>& operands) {
   const detail::OpScope scope("einsum");
   return detail::einsum_tensor(equation, operands);
+}
+
+/// The p-norm distances between the rows of `a` (..., P, M) and of `b` (..., R, M): (..., P, R),
+/// batch dimensions broadcast (torch.cdist). p >= 0 (0 counts differing columns, infinity takes
+/// the largest difference); float and double (integers are converted to float, as a sum of
+/// products would be). For p = 2 with more than 25 rows on either side the distances come from
+/// the product engine (|x|^2 + |y|^2 - 2 x.y, clamped at 0), as PyTorch computes them, so
+/// equal rows may be a rounding error apart; otherwise from |x - y| on the reduction engine.
+/// ShapeError for fewer than 2 dimensions or column counts that differ, ValueError for p < 0.
+///
+///     auto d = ts::cdist(points, centroids);   auto l1 = ts::cdist(a, b, 1.0);
+template <Expression A, Expression B>
+auto cdist(const A& a, const B& b, double p = 2.0) {
+  using P = detail::product_t<A, B>;
+  using T = std::conditional_t<std::is_floating_point_v<P>, P, float>;
+  const detail::OpScope scope("cdist");
+  return detail::cdist_tensor(detail::operand_as<T>(a), detail::operand_as<T>(b), p);
 }
 /// @}
 
