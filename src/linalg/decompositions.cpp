@@ -1,0 +1,675 @@
+// Decompositions and solvers on LAPACK (torch.linalg semantics), once per floating dtype: the
+// argument checks, the host loops over batches of matrices and the device round trip.
+//
+// Each matrix is copied from a row-major host tensor into a column-major workspace and handed
+// to LAPACKE's _work routines with LAPACK_COL_MAJOR: no transposed copies inside LAPACKE and no
+// NaN screening (LAPACKE's high-level routines refuse a NaN input without computing anything,
+// where PyTorch returns NaNs). The matrices of a batch of small ones are factored in parallel on
+// the host pool, where OpenBLAS's LAPACK runs single-threaded; a single matrix, or large ones,
+// run on the calling thread, where OpenBLAS uses its own threads. A failure (singular matrix,
+// not positive-definite) is recorded per matrix and raised after the loop, for the first one.
+
+#include <lapacke.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "tessera/core/error.hpp"
+#include "tessera/expr/broadcast.hpp"
+#include "tessera/expr/host_parallel.hpp"
+#include "tessera/linalg/decompositions.hpp"
+#include "tessera/tensor.hpp"
+
+namespace tessera::detail {
+
+namespace {
+
+// ---- LAPACKE by element type -----------------------------------------------------------------
+
+lapack_int lapack_gesv(lapack_int n, lapack_int nrhs, float* a, lapack_int* ipiv, float* b,
+                       lapack_int ldb) {
+  return LAPACKE_sgesv_work(LAPACK_COL_MAJOR, n, nrhs, a, n, ipiv, b, ldb);
+}
+lapack_int lapack_gesv(lapack_int n, lapack_int nrhs, double* a, lapack_int* ipiv, double* b,
+                       lapack_int ldb) {
+  return LAPACKE_dgesv_work(LAPACK_COL_MAJOR, n, nrhs, a, n, ipiv, b, ldb);
+}
+lapack_int lapack_getrf(lapack_int n, float* a, lapack_int* ipiv) {
+  return LAPACKE_sgetrf_work(LAPACK_COL_MAJOR, n, n, a, n, ipiv);
+}
+lapack_int lapack_getrf(lapack_int n, double* a, lapack_int* ipiv) {
+  return LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, a, n, ipiv);
+}
+lapack_int lapack_potrf(lapack_int n, float* a) {
+  return LAPACKE_spotrf_work(LAPACK_COL_MAJOR, 'L', n, a, n);
+}
+lapack_int lapack_potrf(lapack_int n, double* a) {
+  return LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, a, n);
+}
+lapack_int lapack_geqrf(lapack_int m, lapack_int n, float* a, float* tau, float* work,
+                        lapack_int lwork) {
+  return LAPACKE_sgeqrf_work(LAPACK_COL_MAJOR, m, n, a, m, tau, work, lwork);
+}
+lapack_int lapack_geqrf(lapack_int m, lapack_int n, double* a, double* tau, double* work,
+                        lapack_int lwork) {
+  return LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, m, n, a, m, tau, work, lwork);
+}
+lapack_int lapack_orgqr(lapack_int m, lapack_int k, float* a, const float* tau, float* work,
+                        lapack_int lwork) {
+  return LAPACKE_sorgqr_work(LAPACK_COL_MAJOR, m, k, k, a, m, tau, work, lwork);
+}
+lapack_int lapack_orgqr(lapack_int m, lapack_int k, double* a, const double* tau, double* work,
+                        lapack_int lwork) {
+  return LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, m, k, k, a, m, tau, work, lwork);
+}
+lapack_int lapack_syevd(lapack_int n, float* a, float* w, float* work, lapack_int lwork,
+                        lapack_int* iwork, lapack_int liwork) {
+  return LAPACKE_ssyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, a, n, w, work, lwork, iwork, liwork);
+}
+lapack_int lapack_syevd(lapack_int n, double* a, double* w, double* work, lapack_int lwork,
+                        lapack_int* iwork, lapack_int liwork) {
+  return LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, a, n, w, work, lwork, iwork, liwork);
+}
+lapack_int lapack_gesdd(char jobz, lapack_int m, lapack_int n, float* a, float* s, float* u,
+                        lapack_int ldu, float* vt, lapack_int ldvt, float* work, lapack_int lwork,
+                        lapack_int* iwork) {
+  return LAPACKE_sgesdd_work(LAPACK_COL_MAJOR, jobz, m, n, a, m, s, u, ldu, vt, ldvt, work, lwork,
+                             iwork);
+}
+lapack_int lapack_gesdd(char jobz, lapack_int m, lapack_int n, double* a, double* s, double* u,
+                        lapack_int ldu, double* vt, lapack_int ldvt, double* work, lapack_int lwork,
+                        lapack_int* iwork) {
+  return LAPACKE_dgesdd_work(LAPACK_COL_MAJOR, jobz, m, n, a, m, s, u, ldu, vt, ldvt, work, lwork,
+                             iwork);
+}
+lapack_int lapack_gelsd(lapack_int m, lapack_int n, lapack_int nrhs, float* a, float* b,
+                        lapack_int ldb, float* s, float rcond, lapack_int* rank, float* work,
+                        lapack_int lwork, lapack_int* iwork) {
+  return LAPACKE_sgelsd_work(LAPACK_COL_MAJOR, m, n, nrhs, a, m, b, ldb, s, rcond, rank, work,
+                             lwork, iwork);
+}
+lapack_int lapack_gelsd(lapack_int m, lapack_int n, lapack_int nrhs, double* a, double* b,
+                        lapack_int ldb, double* s, double rcond, lapack_int* rank, double* work,
+                        lapack_int lwork, lapack_int* iwork) {
+  return LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, m, n, nrhs, a, m, b, ldb, s, rcond, rank, work,
+                             lwork, iwork);
+}
+
+/// The size LAPACK asked for in a workspace query (its answer is a float; at least 1).
+template <class T>
+lapack_int query_size(T answer) {
+  return std::max<lapack_int>(1, static_cast<lapack_int>(std::ceil(answer)));
+}
+
+// ---- shapes ------------------------------------------------------------------------------------
+
+/// A batch of matrices: the batch shape, how many matrices, and their extents.
+struct MatrixBatch {
+  std::vector<std::int64_t> batch;
+  std::int64_t count = 1;
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+};
+
+/// Checks that `a` has at least 2 dims (ShapeError with PyTorch's words) and that its matrices
+/// are within LAPACK's int range; splits its shape.
+template <class T>
+MatrixBatch matrices_of(const char* op, const Tensor<T>& a, const char* name = "A") {
+  if (a.dim() < 2) {
+    raise<ShapeError>(op, "The input tensor ", name, " must have at least 2 dimensions.");
+  }
+  MatrixBatch m;
+  const Shape& s = a.shape();
+  m.batch.assign(s.begin(), s.end() - 2);
+  for (const std::int64_t d : m.batch) m.count *= d;
+  m.rows = s[s.size() - 2];
+  m.cols = s[s.size() - 1];
+  constexpr std::int64_t kMax = std::numeric_limits<lapack_int>::max() / 8;
+  if (m.rows > kMax || m.cols > kMax || m.rows * m.cols > kMax) {
+    raise<ValueError>(op, name, " has ", m.rows, " by ", m.cols,
+                      " matrices, more than LAPACK's 32-bit indices address");
+  }
+  return m;
+}
+
+/// As matrices_of, and the matrices must be square.
+template <class T>
+MatrixBatch square_matrices_of(const char* op, const Tensor<T>& a) {
+  MatrixBatch m = matrices_of(op, a);
+  if (m.rows != m.cols) {
+    raise<ShapeError>(op, "A must be batches of square matrices, but they are ", m.rows, " by ",
+                      m.cols, " matrices");
+  }
+  return m;
+}
+
+/// `batch` followed by `tail`.
+Shape shape_with(const std::vector<std::int64_t>& batch, std::initializer_list<std::int64_t> tail) {
+  std::vector<std::int64_t> dims = batch;
+  dims.insert(dims.end(), tail.begin(), tail.end());
+  return Shape(dims);
+}
+
+/// The broadcast of two batch shapes (ShapeError naming op when they do not broadcast).
+std::vector<std::int64_t> broadcast_batch(const char* op, const std::vector<std::int64_t>& a,
+                                          const std::vector<std::int64_t>& b) {
+  return broadcast_shapes(op, Shape(a), Shape(b)).vec();
+}
+
+/// `a` on the host, contiguous, row-major (the input itself when it already is one).
+template <class T>
+Tensor<T> host_rows(const Tensor<T>& a) {
+  const Tensor<T> host = a.device().is_cpu() ? a : a.to(Device::cpu());
+  return host.is_contiguous() ? host : host.contiguous();
+}
+
+/// `a` broadcast to `shape` on the host, contiguous (a copy when it must be expanded).
+template <class T>
+Tensor<T> host_rows_as(const Tensor<T>& a, const Shape& shape) {
+  const Tensor<T> host = host_rows(a);
+  return host.shape() == shape ? host : host.expand(shape).contiguous();
+}
+
+/// `t` moved to `device` (t itself on the host).
+template <class T>
+Tensor<T> on(const Tensor<T>& t, Device device) {
+  return device.is_cpu() ? t : t.to(device);
+}
+
+// ---- copies between row-major tensors and column-major workspaces -----------------------------
+
+/// The row-major rows x cols matrix at `src` into column-major `dst` (leading dimension ld).
+template <class T>
+void load_columns(const T* src, std::int64_t rows, std::int64_t cols, T* dst, std::int64_t ld) {
+  for (std::int64_t j = 0; j < cols; ++j) {
+    for (std::int64_t i = 0; i < rows; ++i) dst[i + j * ld] = src[i * cols + j];
+  }
+}
+
+/// The column-major rows x cols matrix at `src` (leading dimension ld) into row-major `dst`.
+template <class T>
+void store_rows(const T* src, std::int64_t ld, std::int64_t rows, std::int64_t cols, T* dst) {
+  for (std::int64_t i = 0; i < rows; ++i) {
+    for (std::int64_t j = 0; j < cols; ++j) dst[i * cols + j] = src[i + j * ld];
+  }
+}
+
+/// Runs `f(b)` for every matrix b of a batch of `count`: in parallel on the host pool when there
+/// are several small ones (`size` = the largest extent), on this thread otherwise (where one
+/// LAPACK call uses OpenBLAS's threads).
+template <class F>
+void for_each_matrix(std::int64_t count, std::int64_t size, const F& f) {
+  constexpr std::int64_t kParallelBelow = 192;
+  if (count > 1 && size < kParallelBelow) {
+    host_parallel_for(count, [&](std::int64_t b) { f(b); });
+  } else {
+    for (std::int64_t b = 0; b < count; ++b) f(b);
+  }
+}
+
+/// The first nonzero status of a batch (LAPACK's info > 0) and its batch element, or -1.
+struct Failure {
+  std::int64_t element = -1;
+  lapack_int info = 0;
+};
+Failure first_failure(const std::vector<lapack_int>& info) {
+  for (std::size_t b = 0; b < info.size(); ++b) {
+    if (info[b] != 0) return {static_cast<std::int64_t>(b), info[b]};
+  }
+  return {};
+}
+
+/// PyTorch's "(Batch element i): " prefix (counted from 0, as PyTorch does), empty for one
+/// matrix (no batch dims).
+std::string batch_part(const MatrixBatch& m, std::int64_t element) {
+  if (m.batch.empty()) return {};
+  return "(Batch element " + std::to_string(element) + "): ";
+}
+
+/// An argument error inside LAPACK (info < 0) is a bug of this file, never the user's.
+[[noreturn]] void lapack_bug(const char* op, const char* routine, lapack_int info) {
+  raise<Error>(op, "internal error: LAPACK's ", routine, " rejected argument ", -info);
+}
+
+/// Raises the LinAlgError of a singular matrix (LU factor with the zero diagonal element
+/// `info`), in PyTorch's words for `op` (inv or solve).
+[[noreturn]] void raise_singular(const char* op, const MatrixBatch& m, const Failure& f) {
+  if (std::string(op) == "linalg.inv") {
+    raise<LinAlgError>(op, batch_part(m, f.element), "The diagonal element ", f.info,
+                       " is zero, the inversion could not be completed because the input matrix "
+                       "is singular.");
+  }
+  raise<LinAlgError>(op, batch_part(m, f.element),
+                     "The solver failed because the input matrix is singular.");
+}
+
+/// Checks the statuses of a batch: argument errors are bugs; `on_failure` raises the first
+/// positive one.
+template <class F>
+void check_statuses(const char* op, const char* routine, const std::vector<lapack_int>& info,
+                    const F& on_failure) {
+  for (const lapack_int i : info) {
+    if (i < 0) lapack_bug(op, routine, i);
+  }
+  const Failure f = first_failure(info);
+  if (f.element >= 0) on_failure(f);
+}
+
+// ---- solve and inv (gesv) ------------------------------------------------------------------
+
+/// Solves A X = B for every matrix: a (count, n, n), b (count, n, k) row-major host tensors;
+/// returns X (count, n, k) row-major and raises for a singular A (`op` names the caller).
+template <class T>
+void gesv_batch(const char* op, const MatrixBatch& m, const T* a, const T* b, std::int64_t k,
+                T* x) {
+  const std::int64_t n = m.rows;
+  std::vector<lapack_int> info(static_cast<std::size_t>(m.count), 0);
+  if (n > 0 && k > 0) {
+    for_each_matrix(m.count, n, [&](std::int64_t i) {
+      std::vector<T> lu(static_cast<std::size_t>(n * n));
+      std::vector<T> rhs(static_cast<std::size_t>(n * k));
+      std::vector<lapack_int> ipiv(static_cast<std::size_t>(n));
+      load_columns(a + i * n * n, n, n, lu.data(), n);
+      load_columns(b + i * n * k, n, k, rhs.data(), n);
+      info[static_cast<std::size_t>(i)] =
+          lapack_gesv(static_cast<lapack_int>(n), static_cast<lapack_int>(k), lu.data(),
+                      ipiv.data(), rhs.data(), static_cast<lapack_int>(n));
+      store_rows(rhs.data(), n, n, k, x + i * n * k);
+    });
+  }
+  check_statuses(op, "gesv", info, [&](const Failure& f) { raise_singular(op, m, f); });
+}
+
+}  // namespace
+
+template <class T>
+Tensor<T> linalg_solve(const Tensor<T>& a, const Tensor<T>& b) {
+  const char* op = "linalg.solve";
+  const MatrixBatch ma = square_matrices_of(op, a);
+  if (a.device() != b.device()) {
+    raise<DeviceError>(op, "A is on ", a.device().str(), " and B on ", b.device().str());
+  }
+  if (b.dim() < 1) raise<ShapeError>(op, "The input tensor B must have at least 1 dimension.");
+  const std::int64_t n = ma.rows;
+  // B is a vector when 1-D, or A's batch shape plus n (torch.linalg.solve's rule).
+  const Shape& bs = b.shape();
+  bool vector = b.dim() == 1;
+  if (!vector && b.dim() == a.dim() - 1) {
+    vector = std::equal(bs.begin(), bs.end(), a.shape().begin());
+  }
+  std::vector<std::int64_t> bbatch(bs.begin(), bs.end() - (vector ? 1 : 2));
+  const std::int64_t brows = vector ? bs.back() : bs[bs.size() - 2];
+  const std::int64_t k = vector ? 1 : bs.back();
+  if (brows != n) {
+    raise<ShapeError>(op, "Incompatible shapes of A and B for the equation AX = B (", n, "x", n,
+                      " and ", brows, "x", k, ")");
+  }
+  MatrixBatch m = ma;
+  m.batch = broadcast_batch(op, ma.batch, bbatch);
+  m.count = 1;
+  for (const std::int64_t d : m.batch) m.count *= d;
+  const Tensor<T> ha = host_rows_as(a, shape_with(m.batch, {n, n}));
+  const Tensor<T> hb = host_rows_as(vector ? b.unsqueeze(-1) : b, shape_with(m.batch, {n, k}));
+  Tensor<T> x = Tensor<T>::empty(shape_with(m.batch, {n, k}));
+  gesv_batch(op, m, ha.data(), hb.data(), k, x.data());
+  if (vector) x = x.reshape(shape_with(m.batch, {n}));
+  return on(x, a.device());
+}
+
+template <class T>
+Tensor<T> linalg_inv(const Tensor<T>& a) {
+  const char* op = "linalg.inv";
+  const MatrixBatch m = square_matrices_of(op, a);
+  const std::int64_t n = m.rows;
+  const Tensor<T> ha = host_rows(a);
+  // The identity for every matrix: gesv's right-hand side.
+  Tensor<T> eye = Tensor<T>::zeros(shape_with(m.batch, {n, n}));
+  T* e = eye.data();
+  for (std::int64_t i = 0; i < m.count; ++i) {
+    for (std::int64_t j = 0; j < n; ++j) e[(i * n + j) * n + j] = T(1);
+  }
+  Tensor<T> x = Tensor<T>::empty(shape_with(m.batch, {n, n}));
+  gesv_batch(op, m, ha.data(), eye.data(), n, x.data());
+  return on(x, a.device());
+}
+
+// ---- det and slogdet (getrf) ---------------------------------------------------------------
+
+namespace {
+
+/// The LU factorisation of every matrix: sign (±1, or 0 when singular) and log |det| of each,
+/// into `sign` and `logabs`, or the determinant itself into `det` (either may be null).
+template <class T>
+void lu_determinants(const char* op, const MatrixBatch& m, const T* a, T* sign, T* logabs, T* det) {
+  const std::int64_t n = m.rows;
+  std::vector<lapack_int> info(static_cast<std::size_t>(m.count), 0);
+  for_each_matrix(m.count, n, [&](std::int64_t i) {
+    std::vector<T> lu(static_cast<std::size_t>(std::max<std::int64_t>(1, n * n)));
+    std::vector<lapack_int> ipiv(static_cast<std::size_t>(std::max<std::int64_t>(1, n)));
+    load_columns(a + i * n * n, n, n, lu.data(), n);
+    lapack_int status = 0;
+    if (n > 0) status = lapack_getrf(static_cast<lapack_int>(n), lu.data(), ipiv.data());
+    // info > 0 (an exactly zero pivot): the factorisation is complete, the determinant is 0.
+    info[static_cast<std::size_t>(i)] = status < 0 ? status : 0;
+    // det = (-1)^(row swaps) * prod(diag U); the sign and log |det| from the same factors.
+    bool swaps_odd = false;
+    bool negative = false;
+    T product = T(1);
+    double log_sum = 0.0;
+    for (std::int64_t j = 0; j < n; ++j) {
+      const T u = lu[static_cast<std::size_t>(j * n + j)];
+      if (ipiv[static_cast<std::size_t>(j)] != j + 1) swaps_odd = !swaps_odd;
+      if (u < T(0)) negative = !negative;
+      product *= u;
+      log_sum += std::log(std::abs(static_cast<double>(u)));
+    }
+    const T s = (swaps_odd != negative) ? T(-1) : T(1);
+    const bool singular = status > 0;
+    if (sign != nullptr) sign[i] = singular ? T(0) : s;
+    if (logabs != nullptr) {
+      logabs[i] = singular ? -std::numeric_limits<T>::infinity() : static_cast<T>(log_sum);
+    }
+    if (det != nullptr) det[i] = singular ? T(0) : (swaps_odd ? -product : product);
+  });
+  check_statuses(op, "getrf", info, [](const Failure&) {});
+}
+
+}  // namespace
+
+template <class T>
+Tensor<T> linalg_det(const Tensor<T>& a) {
+  const MatrixBatch m = square_matrices_of("linalg.det", a);
+  const Tensor<T> ha = host_rows(a);
+  Tensor<T> det = Tensor<T>::empty(Shape(m.batch));
+  lu_determinants<T>("linalg.det", m, ha.data(), nullptr, nullptr, det.data());
+  return on(det, a.device());
+}
+
+template <class T>
+linalg::SlogdetResult<T> linalg_slogdet(const Tensor<T>& a) {
+  const MatrixBatch m = square_matrices_of("linalg.slogdet", a);
+  const Tensor<T> ha = host_rows(a);
+  Tensor<T> sign = Tensor<T>::empty(Shape(m.batch));
+  Tensor<T> logabs = Tensor<T>::empty(Shape(m.batch));
+  lu_determinants<T>("linalg.slogdet", m, ha.data(), sign.data(), logabs.data(), nullptr);
+  return {on(sign, a.device()), on(logabs, a.device())};
+}
+
+// ---- cholesky (potrf) ----------------------------------------------------------------------
+
+template <class T>
+Tensor<T> linalg_cholesky(const Tensor<T>& a) {
+  const char* op = "linalg.cholesky";
+  const MatrixBatch m = square_matrices_of(op, a);
+  const std::int64_t n = m.rows;
+  const Tensor<T> ha = host_rows(a);
+  Tensor<T> l = Tensor<T>::zeros(shape_with(m.batch, {n, n}));
+  std::vector<lapack_int> info(static_cast<std::size_t>(m.count), 0);
+  if (n > 0) {
+    for_each_matrix(m.count, n, [&](std::int64_t i) {
+      std::vector<T> w(static_cast<std::size_t>(n * n));
+      load_columns(ha.data() + i * n * n, n, n, w.data(), n);
+      info[static_cast<std::size_t>(i)] = lapack_potrf(static_cast<lapack_int>(n), w.data());
+      T* out = l.data() + i * n * n;
+      for (std::int64_t r = 0; r < n; ++r) {
+        for (std::int64_t c = 0; c <= r; ++c)
+          out[r * n + c] = w[static_cast<std::size_t>(r + c * n)];
+      }
+    });
+  }
+  check_statuses(op, "potrf", info, [&](const Failure& f) {
+    raise<LinAlgError>(op, batch_part(m, f.element),
+                       "The factorization could not be completed because the input is not "
+                       "positive-definite (the leading minor of order ",
+                       f.info, " is not positive-definite).");
+  });
+  return on(l, a.device());
+}
+
+// ---- qr (geqrf + orgqr) --------------------------------------------------------------------
+
+template <class T>
+linalg::QRResult<T> linalg_qr(const Tensor<T>& a) {
+  const char* op = "linalg.qr";
+  const MatrixBatch m = matrices_of(op, a);
+  const std::int64_t rows = m.rows;
+  const std::int64_t cols = m.cols;
+  const std::int64_t k = std::min(rows, cols);
+  const Tensor<T> ha = host_rows(a);
+  Tensor<T> q = Tensor<T>::zeros(shape_with(m.batch, {rows, k}));
+  Tensor<T> r = Tensor<T>::zeros(shape_with(m.batch, {k, cols}));
+  std::vector<lapack_int> info(static_cast<std::size_t>(m.count), 0);
+  if (k > 0) {
+    for_each_matrix(m.count, std::max(rows, cols), [&](std::int64_t i) {
+      const auto lm = static_cast<lapack_int>(rows);
+      const auto ln = static_cast<lapack_int>(cols);
+      const auto lk = static_cast<lapack_int>(k);
+      std::vector<T> w(static_cast<std::size_t>(rows * cols));
+      std::vector<T> tau(static_cast<std::size_t>(k));
+      load_columns(ha.data() + i * rows * cols, rows, cols, w.data(), rows);
+      T size_a = T(0);
+      T size_b = T(0);
+      lapack_int status = lapack_geqrf(lm, ln, w.data(), tau.data(), &size_a, -1);
+      if (status == 0) status = lapack_orgqr(lm, lk, w.data(), tau.data(), &size_b, -1);
+      const lapack_int lwork = std::max(query_size(size_a), query_size(size_b));
+      std::vector<T> work(static_cast<std::size_t>(lwork));
+      if (status == 0) status = lapack_geqrf(lm, ln, w.data(), tau.data(), work.data(), lwork);
+      if (status == 0) {
+        T* out_r = r.data() + i * k * cols;
+        for (std::int64_t y = 0; y < k; ++y) {
+          for (std::int64_t x = y; x < cols; ++x) {
+            out_r[y * cols + x] = w[static_cast<std::size_t>(y + x * rows)];
+          }
+        }
+        status = lapack_orgqr(lm, lk, w.data(), tau.data(), work.data(), lwork);
+        store_rows(w.data(), rows, rows, k, q.data() + i * rows * k);
+      }
+      info[static_cast<std::size_t>(i)] = status;
+    });
+  }
+  check_statuses(op, "geqrf/orgqr", info, [](const Failure&) {});
+  return {on(q, a.device()), on(r, a.device())};
+}
+
+// ---- eigh (syevd) --------------------------------------------------------------------------
+
+template <class T>
+linalg::EighResult<T> linalg_eigh(const Tensor<T>& a) {
+  const char* op = "linalg.eigh";
+  const MatrixBatch m = square_matrices_of(op, a);
+  const std::int64_t n = m.rows;
+  const Tensor<T> ha = host_rows(a);
+  Tensor<T> values = Tensor<T>::empty(shape_with(m.batch, {n}));
+  Tensor<T> vectors = Tensor<T>::empty(shape_with(m.batch, {n, n}));
+  std::vector<lapack_int> info(static_cast<std::size_t>(m.count), 0);
+  if (n > 0) {
+    for_each_matrix(m.count, n, [&](std::int64_t i) {
+      const auto ln = static_cast<lapack_int>(n);
+      std::vector<T> w(static_cast<std::size_t>(n * n));
+      load_columns(ha.data() + i * n * n, n, n, w.data(), n);
+      T* evals = values.data() + i * n;
+      T work_size = T(0);
+      lapack_int iwork_size = 0;
+      lapack_int status = lapack_syevd(ln, w.data(), evals, &work_size, -1, &iwork_size, -1);
+      if (status == 0) {
+        const lapack_int lwork = query_size(work_size);
+        const lapack_int liwork = std::max<lapack_int>(1, iwork_size);
+        std::vector<T> work(static_cast<std::size_t>(lwork));
+        std::vector<lapack_int> iwork(static_cast<std::size_t>(liwork));
+        status = lapack_syevd(ln, w.data(), evals, work.data(), lwork, iwork.data(), liwork);
+      }
+      store_rows(w.data(), n, n, n, vectors.data() + i * n * n);
+      info[static_cast<std::size_t>(i)] = status;
+    });
+  }
+  check_statuses(op, "syevd", info, [&](const Failure& f) {
+    raise<LinAlgError>(op, batch_part(m, f.element),
+                       "The algorithm failed to converge because the input matrix is "
+                       "ill-conditioned or has too many repeated eigenvalues (error code: ",
+                       f.info, ").");
+  });
+  return {on(values, a.device()), on(vectors, a.device())};
+}
+
+// ---- svd and svdvals (gesdd) ---------------------------------------------------------------
+
+template <class T>
+linalg::SVDResult<T> linalg_svd(const char* op, const Tensor<T>& a, bool full_matrices,
+                                bool compute_uv) {
+  const MatrixBatch m = matrices_of(op, a);
+  const std::int64_t rows = m.rows;
+  const std::int64_t cols = m.cols;
+  const std::int64_t k = std::min(rows, cols);
+  const std::int64_t ucols = full_matrices ? rows : k;
+  const std::int64_t vrows = full_matrices ? cols : k;
+  const Tensor<T> ha = host_rows(a);
+  linalg::SVDResult<T> out;
+  out.S = Tensor<T>::empty(shape_with(m.batch, {k}));
+  if (compute_uv) {
+    out.U = Tensor<T>::zeros(shape_with(m.batch, {rows, ucols}));
+    out.Vh = Tensor<T>::zeros(shape_with(m.batch, {vrows, cols}));
+  }
+  const char jobz = !compute_uv ? 'N' : full_matrices ? 'A' : 'S';
+  std::vector<lapack_int> info(static_cast<std::size_t>(m.count), 0);
+  for_each_matrix(m.count, std::max(rows, cols), [&](std::int64_t i) {
+    if (k == 0) {
+      // No singular values: a full U or Vh is the identity (as PyTorch).
+      if (compute_uv) {
+        T* u = out.U.data() + i * rows * ucols;
+        for (std::int64_t j = 0; j < std::min(rows, ucols); ++j) u[j * ucols + j] = T(1);
+        T* v = out.Vh.data() + i * vrows * cols;
+        for (std::int64_t j = 0; j < std::min(vrows, cols); ++j) v[j * cols + j] = T(1);
+      }
+      return;
+    }
+    const auto lm = static_cast<lapack_int>(rows);
+    const auto ln = static_cast<lapack_int>(cols);
+    std::vector<T> w(static_cast<std::size_t>(rows * cols));
+    load_columns(ha.data() + i * rows * cols, rows, cols, w.data(), rows);
+    std::vector<T> u(compute_uv ? static_cast<std::size_t>(rows * ucols) : 1);
+    std::vector<T> vt(compute_uv ? static_cast<std::size_t>(vrows * cols) : 1);
+    const auto ldu = static_cast<lapack_int>(compute_uv ? rows : 1);
+    const auto ldvt = static_cast<lapack_int>(compute_uv ? vrows : 1);
+    std::vector<lapack_int> iwork(static_cast<std::size_t>(8 * k));
+    T* s = out.S.data() + i * k;
+    T work_size = T(0);
+    lapack_int status = lapack_gesdd(jobz, lm, ln, w.data(), s, u.data(), ldu, vt.data(), ldvt,
+                                     &work_size, -1, iwork.data());
+    if (status == 0) {
+      const lapack_int lwork = query_size(work_size);
+      std::vector<T> work(static_cast<std::size_t>(lwork));
+      status = lapack_gesdd(jobz, lm, ln, w.data(), s, u.data(), ldu, vt.data(), ldvt, work.data(),
+                            lwork, iwork.data());
+    }
+    if (compute_uv) {
+      store_rows(u.data(), rows, rows, ucols, out.U.data() + i * rows * ucols);
+      store_rows(vt.data(), vrows, vrows, cols, out.Vh.data() + i * vrows * cols);
+    }
+    info[static_cast<std::size_t>(i)] = status;
+  });
+  check_statuses(op, "gesdd", info, [&](const Failure& f) {
+    raise<LinAlgError>(op, batch_part(m, f.element),
+                       "The algorithm failed to converge because the input matrix is "
+                       "ill-conditioned or has too many repeated singular values (error code: ",
+                       f.info, ").");
+  });
+  const Device device = a.device();
+  out.S = on(out.S, device);
+  if (compute_uv) {
+    out.U = on(out.U, device);
+    out.Vh = on(out.Vh, device);
+  }
+  return out;
+}
+
+// ---- lstsq (gelsd) -------------------------------------------------------------------------
+
+template <class T>
+Tensor<T> linalg_lstsq(const Tensor<T>& a, const Tensor<T>& b) {
+  const char* op = "linalg.lstsq";
+  const MatrixBatch ma = matrices_of(op, a);
+  if (a.device() != b.device()) {
+    raise<DeviceError>(op, "A is on ", a.device().str(), " and B on ", b.device().str());
+  }
+  if (b.dim() < 1 || b.dim() > a.dim() || a.dim() - b.dim() > 1) {
+    raise<ShapeError>(op, "B must have A's number of dimensions (", a.dim(),
+                      ") or one fewer, but it has ", b.dim());
+  }
+  const bool vector = b.dim() == a.dim() - 1;
+  const std::int64_t rows = ma.rows;
+  const std::int64_t cols = ma.cols;
+  const Shape& bs = b.shape();
+  const std::int64_t brows = vector ? bs.back() : bs[bs.size() - 2];
+  const std::int64_t k = vector ? 1 : bs.back();
+  if (brows != rows) {
+    raise<ShapeError>(op, "A.size(-2) = ", rows, " must match B.size(-2) = ", brows,
+                      vector ? " (B a vector: B.size(-1))" : "");
+  }
+  std::vector<std::int64_t> bbatch(bs.begin(), bs.end() - (vector ? 1 : 2));
+  MatrixBatch m = ma;
+  m.batch = broadcast_batch(op, ma.batch, bbatch);
+  m.count = 1;
+  for (const std::int64_t d : m.batch) m.count *= d;
+  const Tensor<T> ha = host_rows_as(a, shape_with(m.batch, {rows, cols}));
+  const Tensor<T> hb = host_rows_as(vector ? b.unsqueeze(-1) : b, shape_with(m.batch, {rows, k}));
+  Tensor<T> x = Tensor<T>::zeros(shape_with(m.batch, {cols, k}));
+  std::vector<lapack_int> info(static_cast<std::size_t>(m.count), 0);
+  const std::int64_t ldb = std::max<std::int64_t>({rows, cols, 1});
+  const T rcond = std::numeric_limits<T>::epsilon() * static_cast<T>(std::max(rows, cols));
+  if (std::min(rows, cols) > 0 && k > 0) {
+    for_each_matrix(m.count, std::max(rows, cols), [&](std::int64_t i) {
+      const auto lm = static_cast<lapack_int>(rows);
+      const auto ln = static_cast<lapack_int>(cols);
+      const auto lk = static_cast<lapack_int>(k);
+      std::vector<T> w(static_cast<std::size_t>(rows * cols));
+      std::vector<T> rhs(static_cast<std::size_t>(ldb * k), T(0));
+      std::vector<T> s(static_cast<std::size_t>(std::min(rows, cols)));
+      load_columns(ha.data() + i * rows * cols, rows, cols, w.data(), rows);
+      load_columns(hb.data() + i * rows * k, rows, k, rhs.data(), ldb);
+      lapack_int rank = 0;
+      T work_size = T(0);
+      lapack_int iwork_size = 0;
+      lapack_int status =
+          lapack_gelsd(lm, ln, lk, w.data(), rhs.data(), static_cast<lapack_int>(ldb), s.data(),
+                       rcond, &rank, &work_size, -1, &iwork_size);
+      if (status == 0) {
+        const lapack_int lwork = query_size(work_size);
+        std::vector<T> work(static_cast<std::size_t>(lwork));
+        std::vector<lapack_int> iwork(
+            static_cast<std::size_t>(std::max<lapack_int>(1, iwork_size)));
+        status = lapack_gelsd(lm, ln, lk, w.data(), rhs.data(), static_cast<lapack_int>(ldb),
+                              s.data(), rcond, &rank, work.data(), lwork, iwork.data());
+      }
+      store_rows(rhs.data(), ldb, cols, k, x.data() + i * cols * k);
+      info[static_cast<std::size_t>(i)] = status;
+    });
+  }
+  check_statuses(op, "gelsd", info, [&](const Failure& f) {
+    raise<LinAlgError>(op, batch_part(m, f.element),
+                       "The least squares solution could not be computed because the SVD of A "
+                       "failed to converge (error code: ",
+                       f.info, ").");
+  });
+  if (vector) x = x.reshape(shape_with(m.batch, {cols}));
+  return on(x, a.device());
+}
+
+#define TESSERA_INSTANTIATE_LINALG(T)                                                     \
+  template Tensor<T> linalg_solve<T>(const Tensor<T>&, const Tensor<T>&);                 \
+  template Tensor<T> linalg_inv<T>(const Tensor<T>&);                                     \
+  template Tensor<T> linalg_det<T>(const Tensor<T>&);                                     \
+  template linalg::SlogdetResult<T> linalg_slogdet<T>(const Tensor<T>&);                  \
+  template Tensor<T> linalg_cholesky<T>(const Tensor<T>&);                                \
+  template linalg::QRResult<T> linalg_qr<T>(const Tensor<T>&);                            \
+  template linalg::EighResult<T> linalg_eigh<T>(const Tensor<T>&);                        \
+  template linalg::SVDResult<T> linalg_svd<T>(const char*, const Tensor<T>&, bool, bool); \
+  template Tensor<T> linalg_lstsq<T>(const Tensor<T>&, const Tensor<T>&);
+TESSERA_INSTANTIATE_LINALG(float)
+TESSERA_INSTANTIATE_LINALG(double)
+#undef TESSERA_INSTANTIATE_LINALG
+
+}  // namespace tessera::detail
