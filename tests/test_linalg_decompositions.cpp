@@ -511,3 +511,45 @@ TYPED_TEST(LinalgDecompositions, ExpressionsAndEmptyMatrices) {
 }
 
 }  // namespace
+
+namespace {
+
+// DESIGN.md part 3, "linear algebra": the decomposition and norm lines, spelled exactly as
+// there (the values are checked above).
+TEST(LinalgContract, Spellings) {
+  const auto A = ts::Tensor<double>::eye(3) * 2.0 + ts::Tensor<double>::ones({3, 3});
+  const ts::Tensor<double> B = ts::Tensor<double>::ones({3, 2});
+  const ts::Tensor<double> v = ts::Tensor<double>::ones({3});
+  const ts::Tensor<double> a = ts::Tensor<double>::ones({2, 3});
+  ts::linalg::solve(A, B);
+  ts::linalg::inv(A);
+  ts::linalg::det(A);
+  ts::linalg::cholesky(A);
+  auto [sign, logabsdet] = ts::linalg::slogdet(A);
+  auto [Q, R] = ts::linalg::qr(A);            // reduced
+  auto [evals, evecs] = ts::linalg::eigh(A);  // ascending eigenvalues, lower triangle read
+  auto [U, S, Vh] = ts::linalg::svd(A, /*full_matrices*/ false);
+  ts::linalg::svd(A); /* full */
+  ts::linalg::svdvals(A);
+  auto x = ts::linalg::lstsq(A, B);  // least-squares solution (the tensor); B (m) or (..., m, k)
+  ts::linalg::vector_norm(v);
+  ts::linalg::vector_norm(a, /*ord*/ 1.0, /*dim*/ 1, /*keepdim*/ false);
+  ts::linalg::matrix_norm(A); /* Frobenius */
+  ts::linalg::matrix_norm(A, "nuc");
+  ts::linalg::matrix_norm(A, 2.0);
+  ts::linalg::norm(a);
+  ts::trace(A);
+  EXPECT_NEAR(ts::linalg::det(A).item(), 20.0, 1e-12);  // eigenvalues 2, 2, 5
+  EXPECT_NEAR(sign.item() * std::exp(logabsdet.item()), 20.0, 1e-12);
+  EXPECT_EQ(Q.shape(), ts::Shape({3, 3}));
+  EXPECT_EQ(R.shape(), ts::Shape({3, 3}));
+  EXPECT_NEAR(evals.cpu().at({2}), 5.0, 1e-12);
+  EXPECT_EQ(evecs.shape(), ts::Shape({3, 3}));
+  EXPECT_NEAR(S.cpu().at({0}), 5.0, 1e-12);
+  EXPECT_EQ(U.shape(), ts::Shape({3, 3}));
+  EXPECT_EQ(Vh.shape(), ts::Shape({3, 3}));
+  EXPECT_EQ(x.shape(), ts::Shape({3, 2}));
+  EXPECT_NEAR(ts::trace(A).item(), 9.0, 0.0);
+}
+
+}  // namespace
