@@ -51,7 +51,10 @@ template <class T>
   }
   for (std::size_t i = 0; i < v.size(); ++i) {
     const double g = static_cast<double>(v[i]);
-    if (std::isinf(want[i]) ? g != want[i] : !(std::abs(g - want[i]) <= tol * scale)) {
+    const bool ok = std::isnan(want[i])   ? std::isnan(g)
+                    : std::isinf(want[i]) ? g == want[i]
+                                          : std::abs(g - want[i]) <= tol * scale;
+    if (!ok) {
       return ::testing::AssertionFailure() << "element " << i << ": " << g << ", expected "
                                            << want[i] << " (tolerance " << tol * scale << ")";
     }
@@ -86,6 +89,7 @@ std::vector<ts::Tensor<T>> run_case(const nlohmann::json& c, const std::vector<t
   if (op == "cholesky") return {ts::linalg::cholesky(in[0])};
   if (op == "eigvalsh") return {ts::linalg::eigh(in[0]).eigenvalues};
   if (op == "svdvals") return {ts::linalg::svdvals(in[0])};
+  if (op == "svd") return {ts::linalg::svd(in[0]).S};
   if (op == "lstsq") return {ts::linalg::lstsq(in[0], in[1])};
   if (op == "norm") return {ts::linalg::norm(in[0])};
   if (op == "trace") return {ts::trace(in[0])};
@@ -435,6 +439,16 @@ TYPED_TEST(LinalgDecompositions, Errors) {
   auto [sign, logabs] = ts::linalg::slogdet(batch);
   EXPECT_EQ(sign.cpu().at({1, 1}), T(0));
   EXPECT_EQ(logabs.cpu().at({1, 1}), -std::numeric_limits<T>::infinity());
+
+  // lstsq refuses NaN and inf (LAPACK's gelsd would print to stderr and fail).
+  const auto nan_matrix = ts::Tensor<T>::from_vector(
+      {T(1), std::numeric_limits<T>::infinity(), T(3), T(4)}, {2, 2}, dev);
+  msg = expect_throw<ts::LinAlgError>(
+      [&] { (void)ts::linalg::lstsq(nan_matrix, ts::Tensor<T>::ones({2}, dev)); });
+  EXPECT_NE(msg.find("linalg.lstsq: The least squares solution could not be computed because "
+                     "the input contains non-finite values."),
+            std::string::npos)
+      << msg;
 
   const auto rect = ts::Tensor<T>::ones({2, 3}, dev);
   msg = expect_throw<ts::ShapeError>([&] { (void)ts::linalg::inv(rect); });

@@ -230,6 +230,19 @@ std::string batch_part(const MatrixBatch& m, std::int64_t element) {
   return "(Batch element " + std::to_string(element) + "): ";
 }
 
+/// Status of a matrix that holds a value LAPACK's SVD drivers refuse (NaN; for lstsq also inf):
+/// recorded instead of calling them (they would print to stderr and return info < 0).
+constexpr lapack_int kNonFinite = std::numeric_limits<lapack_int>::min();
+
+/// True when any of the `count` values at `p` is NaN (or, with `infinite`, infinite).
+template <class T>
+bool has_non_finite(const T* p, std::int64_t count, bool infinite) {
+  for (std::int64_t i = 0; i < count; ++i) {
+    if (std::isnan(p[i]) || (infinite && std::isinf(p[i]))) return true;
+  }
+  return false;
+}
+
 /// An argument error inside LAPACK (info < 0) is a bug of this file, never the user's.
 [[noreturn]] void lapack_bug(const char* op, const char* routine, lapack_int info) {
   raise<Error>(op, "internal error: LAPACK's ", routine, " rejected argument ", -info);
@@ -253,7 +266,7 @@ template <class F>
 void check_statuses(const char* op, const char* routine, const std::vector<lapack_int>& info,
                     const F& on_failure) {
   for (const lapack_int i : info) {
-    if (i < 0) lapack_bug(op, routine, i);
+    if (i < 0 && i != kNonFinite) lapack_bug(op, routine, i);
   }
   const Failure f = first_failure(info);
   if (f.element >= 0) on_failure(f);
@@ -356,20 +369,23 @@ void lu_determinants(const char* op, const MatrixBatch& m, const T* a, T* sign, 
     // info > 0 (an exactly zero pivot): the factorisation is complete, the determinant is 0.
     info[static_cast<std::size_t>(i)] = status < 0 ? status : 0;
     // det = (-1)^(row swaps) * prod(diag U); the sign and log |det| from the same factors.
+    // The sign is (-1)^(swaps) times the product of sgn(u) (PyTorch's: 0 for a zero or NaN u).
     bool swaps_odd = false;
     bool negative = false;
+    bool signless = false;
     T product = T(1);
     double log_sum = 0.0;
     for (std::int64_t j = 0; j < n; ++j) {
       const T u = lu[static_cast<std::size_t>(j * n + j)];
       if (ipiv[static_cast<std::size_t>(j)] != j + 1) swaps_odd = !swaps_odd;
       if (u < T(0)) negative = !negative;
+      if (!(u < T(0)) && !(u > T(0))) signless = true;
       product *= u;
       log_sum += std::log(std::abs(static_cast<double>(u)));
     }
     const T s = (swaps_odd != negative) ? T(-1) : T(1);
     const bool singular = status > 0;
-    if (sign != nullptr) sign[i] = singular ? T(0) : s;
+    if (sign != nullptr) sign[i] = singular || signless ? T(0) : s;
     if (logabs != nullptr) {
       logabs[i] = singular ? -std::numeric_limits<T>::infinity() : static_cast<T>(log_sum);
     }
@@ -546,6 +562,10 @@ linalg::SVDResult<T> linalg_svd(const char* op, const Tensor<T>& a, bool full_ma
       }
       return;
     }
+    if (has_non_finite(ha.data() + i * rows * cols, rows * cols, false)) {
+      info[static_cast<std::size_t>(i)] = kNonFinite;
+      return;
+    }
     const auto lm = static_cast<lapack_int>(rows);
     const auto ln = static_cast<lapack_int>(cols);
     std::vector<T> w(static_cast<std::size_t>(rows * cols));
@@ -572,6 +592,11 @@ linalg::SVDResult<T> linalg_svd(const char* op, const Tensor<T>& a, bool full_ma
     info[static_cast<std::size_t>(i)] = status;
   });
   check_statuses(op, "gesdd", info, [&](const Failure& f) {
+    if (f.info == kNonFinite) {
+      raise<LinAlgError>(op, batch_part(m, f.element),
+                         "The algorithm failed to converge because the input matrix contained "
+                         "non-finite values.");
+    }
     raise<LinAlgError>(op, batch_part(m, f.element),
                        "The algorithm failed to converge because the input matrix is "
                        "ill-conditioned or has too many repeated singular values (error code: ",
@@ -625,6 +650,11 @@ Tensor<T> linalg_lstsq(const Tensor<T>& a, const Tensor<T>& b) {
       const auto lm = static_cast<lapack_int>(rows);
       const auto ln = static_cast<lapack_int>(cols);
       const auto lk = static_cast<lapack_int>(k);
+      if (has_non_finite(ha.data() + i * rows * cols, rows * cols, true) ||
+          has_non_finite(hb.data() + i * rows * k, rows * k, true)) {
+        info[static_cast<std::size_t>(i)] = kNonFinite;
+        return;
+      }
       std::vector<T> w(static_cast<std::size_t>(rows * cols));
       std::vector<T> rhs(static_cast<std::size_t>(ldb * k), T(0));
       std::vector<T> s(static_cast<std::size_t>(std::min(rows, cols)));
@@ -649,6 +679,11 @@ Tensor<T> linalg_lstsq(const Tensor<T>& a, const Tensor<T>& b) {
     });
   }
   check_statuses(op, "gelsd", info, [&](const Failure& f) {
+    if (f.info == kNonFinite) {
+      raise<LinAlgError>(op, batch_part(m, f.element),
+                         "The least squares solution could not be computed because the input "
+                         "contains non-finite values.");
+    }
     raise<LinAlgError>(op, batch_part(m, f.element),
                        "The least squares solution could not be computed because the SVD of A "
                        "failed to converge (error code: ",

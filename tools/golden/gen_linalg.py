@@ -135,6 +135,15 @@ case("solve", [batch, torch.ones(3, 2, dtype=torch.float64)], L.solve)
 case("cholesky", [torch.diag(torch.tensor([1.0, 1.0, -1.0], dtype=torch.float64))], L.cholesky)
 case("cholesky", [torch.stack([eye2, -eye2])], L.cholesky)
 
+# Non-finite inputs: NaN propagates through inv, det and slogdet (sign 0); the SVD refuses NaN
+# (LinAlgError naming the batch element), as PyTorch.
+nan_matrix = torch.tensor([[1.0, math.nan], [3.0, 4.0]], dtype=torch.float64)
+case("inv", [nan_matrix], L.inv)
+case("det", [nan_matrix], L.det)
+case("slogdet", [nan_matrix], lambda a: tuple(L.slogdet(a)))
+case("svd", [rand(3, 2)], lambda a: L.svd(a).S)
+case("svd", [torch.stack([eye2, nan_matrix])], lambda a: L.svd(a).S)
+
 out = DATA_DIR / "linalg_golden.json"
 out.write_text(json.dumps({"torch": torch.__version__, "cases": CASES}, indent=None) + "\n")
 print(f"wrote {out} ({len(CASES)} cases)")
