@@ -429,7 +429,15 @@ Tensor<T> linalg_cholesky(const Tensor<T>& a) {
     for_each_matrix(m.count, n, [&](std::int64_t i) {
       std::vector<T> w(static_cast<std::size_t>(n * n));
       load_columns(ha.data() + i * n * n, n, n, w.data(), n);
-      info[static_cast<std::size_t>(i)] = lapack_potrf(static_cast<lapack_int>(n), w.data());
+      lapack_int status = lapack_potrf(static_cast<lapack_int>(n), w.data());
+      // Reference LAPACK stops at a NaN pivot too (PyTorch's answer); OpenBLAS's own potrf
+      // carries it on: the first NaN on L's diagonal is the failing minor.
+      for (std::int64_t j = 0; status == 0 && j < n; ++j) {
+        if (std::isnan(w[static_cast<std::size_t>(j * n + j)])) {
+          status = static_cast<lapack_int>(j + 1);
+        }
+      }
+      info[static_cast<std::size_t>(i)] = status;
       T* out = l.data() + i * n * n;
       for (std::int64_t r = 0; r < n; ++r) {
         for (std::int64_t c = 0; c <= r; ++c)

@@ -141,6 +141,7 @@ nan_matrix = torch.tensor([[1.0, math.nan], [3.0, 4.0]], dtype=torch.float64)
 case("inv", [nan_matrix], L.inv)
 case("det", [nan_matrix], L.det)
 case("slogdet", [nan_matrix], lambda a: tuple(L.slogdet(a)))
+case("cholesky", [torch.tensor([[1.0, 2.0], [math.nan, 4.0]], dtype=torch.float64)], L.cholesky)
 case("svd", [rand(3, 2)], lambda a: L.svd(a).S)
 case("svd", [torch.stack([eye2, nan_matrix])], lambda a: L.svd(a).S)
 
