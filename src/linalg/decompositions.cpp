@@ -117,13 +117,11 @@ struct MatrixBatch {
 
 /// Checks that `a` has at least 2 dims (ShapeError with PyTorch's words) and that its matrices
 /// are within LAPACK's int range; splits its shape.
-template <class T>
-MatrixBatch matrices_of(const char* op, const Tensor<T>& a, const char* name = "A") {
-  if (a.dim() < 2) {
+MatrixBatch matrices_of(const char* op, const Shape& s, const char* name = "A") {
+  if (s.size() < 2) {
     raise<ShapeError>(op, "The input tensor ", name, " must have at least 2 dimensions.");
   }
   MatrixBatch m;
-  const Shape& s = a.shape();
   m.batch.assign(s.begin(), s.end() - 2);
   for (const std::int64_t d : m.batch) m.count *= d;
   m.rows = s[s.size() - 2];
@@ -137,9 +135,8 @@ MatrixBatch matrices_of(const char* op, const Tensor<T>& a, const char* name = "
 }
 
 /// As matrices_of, and the matrices must be square.
-template <class T>
-MatrixBatch square_matrices_of(const char* op, const Tensor<T>& a) {
-  MatrixBatch m = matrices_of(op, a);
+MatrixBatch square_matrices_of(const char* op, const Shape& s) {
+  MatrixBatch m = matrices_of(op, s);
   if (m.rows != m.cols) {
     raise<ShapeError>(op, "A must be batches of square matrices, but they are ", m.rows, " by ",
                       m.cols, " matrices");
@@ -158,6 +155,68 @@ Shape shape_with(const std::vector<std::int64_t>& batch, std::initializer_list<s
 std::vector<std::int64_t> broadcast_batch(const char* op, const std::vector<std::int64_t>& a,
                                           const std::vector<std::int64_t>& b) {
   return broadcast_shapes(op, Shape(a), Shape(b)).vec();
+}
+
+/// The right-hand side of solve or lstsq: whether B is a vector, its column count, and the
+/// broadcast batch of A and B (`m`: A's matrices over that batch).
+struct RhsLayout {
+  MatrixBatch m;
+  bool vector = false;
+  std::int64_t k = 1;
+};
+
+/// Checks A and B of linalg.solve (torch.linalg.solve's rules) and lays B out.
+RhsLayout solve_layout(const Shape& a, const Shape& b) {
+  const char* op = "linalg.solve";
+  RhsLayout r;
+  r.m = square_matrices_of(op, a);
+  if (b.size() < 1) raise<ShapeError>(op, "The input tensor B must have at least 1 dimension.");
+  const std::int64_t n = r.m.rows;
+  // B is a vector when 1-D, or A's batch shape plus n (torch.linalg.solve's rule).
+  r.vector =
+      b.size() == 1 || (b.size() + 1 == a.size() && std::equal(b.begin(), b.end(), a.begin()));
+  const std::int64_t brows = r.vector ? b.back() : b[b.size() - 2];
+  r.k = r.vector ? 1 : b.back();
+  if (brows != n) {
+    raise<ShapeError>(op, "Incompatible shapes of A and B for the equation AX = B (", n, "x", n,
+                      " and ", brows, "x", r.k, ")");
+  }
+  const std::vector<std::int64_t> bbatch(b.begin(), b.end() - (r.vector ? 1 : 2));
+  r.m.batch = broadcast_batch(op, r.m.batch, bbatch);
+  r.m.count = 1;
+  for (const std::int64_t d : r.m.batch) r.m.count *= d;
+  return r;
+}
+
+/// Checks A and B of linalg.lstsq and lays B out (a vector when it has one dim fewer than A).
+RhsLayout lstsq_layout(const Shape& a, const Shape& b) {
+  const char* op = "linalg.lstsq";
+  RhsLayout r;
+  r.m = matrices_of(op, a);
+  if (b.size() < 1 || b.size() > a.size() || a.size() - b.size() > 1) {
+    raise<ShapeError>(op, "B must have A's number of dimensions (", a.size(),
+                      ") or one fewer, but it has ", b.size());
+  }
+  r.vector = b.size() + 1 == a.size();
+  const std::int64_t brows = r.vector ? b.back() : b[b.size() - 2];
+  r.k = r.vector ? 1 : b.back();
+  if (brows != r.m.rows) {
+    raise<ShapeError>(op, "A.size(-2) = ", r.m.rows, " must match B.size(-2) = ", brows,
+                      r.vector ? " (B a vector: B.size(-1))" : "");
+  }
+  const std::vector<std::int64_t> bbatch(b.begin(), b.end() - (r.vector ? 1 : 2));
+  r.m.batch = broadcast_batch(op, r.m.batch, bbatch);
+  r.m.count = 1;
+  for (const std::int64_t d : r.m.batch) r.m.count *= d;
+  return r;
+}
+
+/// A and B on one device (DeviceError otherwise).
+template <class T>
+void same_device(const char* op, const Tensor<T>& a, const Tensor<T>& b) {
+  if (a.device() != b.device()) {
+    raise<DeviceError>(op, "A is on ", a.device().str(), " and B on ", b.device().str());
+  }
 }
 
 /// `a` on the host, contiguous, row-major (the input itself when it already is one).
@@ -302,29 +361,12 @@ void gesv_batch(const char* op, const MatrixBatch& m, const T* a, const T* b, st
 template <class T>
 Tensor<T> linalg_solve(const Tensor<T>& a, const Tensor<T>& b) {
   const char* op = "linalg.solve";
-  const MatrixBatch ma = square_matrices_of(op, a);
-  if (a.device() != b.device()) {
-    raise<DeviceError>(op, "A is on ", a.device().str(), " and B on ", b.device().str());
-  }
-  if (b.dim() < 1) raise<ShapeError>(op, "The input tensor B must have at least 1 dimension.");
-  const std::int64_t n = ma.rows;
-  // B is a vector when 1-D, or A's batch shape plus n (torch.linalg.solve's rule).
-  const Shape& bs = b.shape();
-  bool vector = b.dim() == 1;
-  if (!vector && b.dim() == a.dim() - 1) {
-    vector = std::equal(bs.begin(), bs.end(), a.shape().begin());
-  }
-  std::vector<std::int64_t> bbatch(bs.begin(), bs.end() - (vector ? 1 : 2));
-  const std::int64_t brows = vector ? bs.back() : bs[bs.size() - 2];
-  const std::int64_t k = vector ? 1 : bs.back();
-  if (brows != n) {
-    raise<ShapeError>(op, "Incompatible shapes of A and B for the equation AX = B (", n, "x", n,
-                      " and ", brows, "x", k, ")");
-  }
-  MatrixBatch m = ma;
-  m.batch = broadcast_batch(op, ma.batch, bbatch);
-  m.count = 1;
-  for (const std::int64_t d : m.batch) m.count *= d;
+  const RhsLayout layout = solve_layout(a.shape(), b.shape());
+  same_device(op, a, b);
+  const MatrixBatch& m = layout.m;
+  const std::int64_t n = m.rows;
+  const std::int64_t k = layout.k;
+  const bool vector = layout.vector;
   const Tensor<T> ha = host_rows_as(a, shape_with(m.batch, {n, n}));
   const Tensor<T> hb = host_rows_as(vector ? b.unsqueeze(-1) : b, shape_with(m.batch, {n, k}));
   Tensor<T> x = Tensor<T>::empty(shape_with(m.batch, {n, k}));
@@ -336,7 +378,7 @@ Tensor<T> linalg_solve(const Tensor<T>& a, const Tensor<T>& b) {
 template <class T>
 Tensor<T> linalg_inv(const Tensor<T>& a) {
   const char* op = "linalg.inv";
-  const MatrixBatch m = square_matrices_of(op, a);
+  const MatrixBatch m = square_matrices_of(op, a.shape());
   const std::int64_t n = m.rows;
   const Tensor<T> ha = host_rows(a);
   // The identity for every matrix: gesv's right-hand side.
@@ -398,7 +440,7 @@ void lu_determinants(const char* op, const MatrixBatch& m, const T* a, T* sign, 
 
 template <class T>
 Tensor<T> linalg_det(const Tensor<T>& a) {
-  const MatrixBatch m = square_matrices_of("linalg.det", a);
+  const MatrixBatch m = square_matrices_of("linalg.det", a.shape());
   const Tensor<T> ha = host_rows(a);
   Tensor<T> det = Tensor<T>::empty(Shape(m.batch));
   lu_determinants<T>("linalg.det", m, ha.data(), nullptr, nullptr, det.data());
@@ -407,7 +449,7 @@ Tensor<T> linalg_det(const Tensor<T>& a) {
 
 template <class T>
 linalg::SlogdetResult<T> linalg_slogdet(const Tensor<T>& a) {
-  const MatrixBatch m = square_matrices_of("linalg.slogdet", a);
+  const MatrixBatch m = square_matrices_of("linalg.slogdet", a.shape());
   const Tensor<T> ha = host_rows(a);
   Tensor<T> sign = Tensor<T>::empty(Shape(m.batch));
   Tensor<T> logabs = Tensor<T>::empty(Shape(m.batch));
@@ -420,7 +462,7 @@ linalg::SlogdetResult<T> linalg_slogdet(const Tensor<T>& a) {
 template <class T>
 Tensor<T> linalg_cholesky(const Tensor<T>& a) {
   const char* op = "linalg.cholesky";
-  const MatrixBatch m = square_matrices_of(op, a);
+  const MatrixBatch m = square_matrices_of(op, a.shape());
   const std::int64_t n = m.rows;
   const Tensor<T> ha = host_rows(a);
   Tensor<T> l = Tensor<T>::zeros(shape_with(m.batch, {n, n}));
@@ -459,7 +501,7 @@ Tensor<T> linalg_cholesky(const Tensor<T>& a) {
 template <class T>
 linalg::QRResult<T> linalg_qr(const Tensor<T>& a) {
   const char* op = "linalg.qr";
-  const MatrixBatch m = matrices_of(op, a);
+  const MatrixBatch m = matrices_of(op, a.shape());
   const std::int64_t rows = m.rows;
   const std::int64_t cols = m.cols;
   const std::int64_t k = std::min(rows, cols);
@@ -504,7 +546,7 @@ linalg::QRResult<T> linalg_qr(const Tensor<T>& a) {
 template <class T>
 linalg::EighResult<T> linalg_eigh(const Tensor<T>& a) {
   const char* op = "linalg.eigh";
-  const MatrixBatch m = square_matrices_of(op, a);
+  const MatrixBatch m = square_matrices_of(op, a.shape());
   const std::int64_t n = m.rows;
   const Tensor<T> ha = host_rows(a);
   Tensor<T> values = Tensor<T>::empty(shape_with(m.batch, {n}));
@@ -544,7 +586,7 @@ linalg::EighResult<T> linalg_eigh(const Tensor<T>& a) {
 template <class T>
 linalg::SVDResult<T> linalg_svd(const char* op, const Tensor<T>& a, bool full_matrices,
                                 bool compute_uv) {
-  const MatrixBatch m = matrices_of(op, a);
+  const MatrixBatch m = matrices_of(op, a.shape());
   const std::int64_t rows = m.rows;
   const std::int64_t cols = m.cols;
   const std::int64_t k = std::min(rows, cols);
@@ -624,29 +666,13 @@ linalg::SVDResult<T> linalg_svd(const char* op, const Tensor<T>& a, bool full_ma
 template <class T>
 Tensor<T> linalg_lstsq(const Tensor<T>& a, const Tensor<T>& b) {
   const char* op = "linalg.lstsq";
-  const MatrixBatch ma = matrices_of(op, a);
-  if (a.device() != b.device()) {
-    raise<DeviceError>(op, "A is on ", a.device().str(), " and B on ", b.device().str());
-  }
-  if (b.dim() < 1 || b.dim() > a.dim() || a.dim() - b.dim() > 1) {
-    raise<ShapeError>(op, "B must have A's number of dimensions (", a.dim(),
-                      ") or one fewer, but it has ", b.dim());
-  }
-  const bool vector = b.dim() == a.dim() - 1;
-  const std::int64_t rows = ma.rows;
-  const std::int64_t cols = ma.cols;
-  const Shape& bs = b.shape();
-  const std::int64_t brows = vector ? bs.back() : bs[bs.size() - 2];
-  const std::int64_t k = vector ? 1 : bs.back();
-  if (brows != rows) {
-    raise<ShapeError>(op, "A.size(-2) = ", rows, " must match B.size(-2) = ", brows,
-                      vector ? " (B a vector: B.size(-1))" : "");
-  }
-  std::vector<std::int64_t> bbatch(bs.begin(), bs.end() - (vector ? 1 : 2));
-  MatrixBatch m = ma;
-  m.batch = broadcast_batch(op, ma.batch, bbatch);
-  m.count = 1;
-  for (const std::int64_t d : m.batch) m.count *= d;
+  const RhsLayout layout = lstsq_layout(a.shape(), b.shape());
+  same_device(op, a, b);
+  const MatrixBatch& m = layout.m;
+  const std::int64_t rows = m.rows;
+  const std::int64_t cols = m.cols;
+  const std::int64_t k = layout.k;
+  const bool vector = layout.vector;
   const Tensor<T> ha = host_rows_as(a, shape_with(m.batch, {rows, cols}));
   const Tensor<T> hb = host_rows_as(vector ? b.unsqueeze(-1) : b, shape_with(m.batch, {rows, k}));
   Tensor<T> x = Tensor<T>::zeros(shape_with(m.batch, {cols, k}));
@@ -699,6 +725,23 @@ Tensor<T> linalg_lstsq(const Tensor<T>& a, const Tensor<T>& b) {
   });
   if (vector) x = x.reshape(shape_with(m.batch, {cols}));
   return on(x, a.device());
+}
+
+void linalg_check_shapes(const char* op, LinalgShapes rule, const Shape& a, const Shape& b) {
+  switch (rule) {
+    case LinalgShapes::Matrices:
+      (void)matrices_of(op, a);
+      break;
+    case LinalgShapes::Square:
+      (void)square_matrices_of(op, a);
+      break;
+    case LinalgShapes::Solve:
+      (void)solve_layout(a, b);
+      break;
+    case LinalgShapes::Lstsq:
+      (void)lstsq_layout(a, b);
+      break;
+  }
 }
 
 #define TESSERA_INSTANTIATE_LINALG(T)                                                     \

@@ -66,6 +66,14 @@ constexpr void require_linalg_floating() {
                 "ts::linalg::inv(a.cast<double>())");
 }
 
+/// The shape rules of the linear-algebra functions: batches of matrices (at least 2 dims),
+/// of square matrices, and the A and B of solve and of lstsq.
+enum class LinalgShapes { Matrices, Square, Solve, Lstsq };
+
+/// Checks the operands' shapes under `rule` (ShapeError, ValueError naming `op` and the
+/// extents) before the operands are evaluated; `b` only for Solve and Lstsq.
+void linalg_check_shapes(const char* op, LinalgShapes rule, const Shape& a, const Shape& b = {});
+
 /// @name The precompiled kernels (src/linalg/decompositions.cpp, float and double)
 /// Each checks its arguments (ShapeError, ValueError), runs on the host and returns results on
 /// the input's device; LinAlgError for a singular or non-positive-definite matrix.
@@ -123,6 +131,9 @@ auto solve(const EA& a, const EB& b) {
                 "tessera: ts::linalg::solve needs A and B of one dtype; cast one of them first");
   tessera::detail::require_linalg_floating<T>();
   const tessera::detail::OpScope scope("linalg.solve");
+  tessera::detail::linalg_check_shapes("linalg.solve", tessera::detail::LinalgShapes::Solve,
+                                       tessera::detail::expr_shape(a),
+                                       tessera::detail::expr_shape(b));
   return tessera::detail::linalg_solve(tessera::detail::tensor_of(a),
                                        tessera::detail::tensor_of(b));
 }
@@ -134,6 +145,8 @@ auto inv(const E& a) {
   using T = typename std::remove_cvref_t<E>::value_type;
   tessera::detail::require_linalg_floating<T>();
   const tessera::detail::OpScope scope("linalg.inv");
+  tessera::detail::linalg_check_shapes("linalg.inv", tessera::detail::LinalgShapes::Square,
+                                       tessera::detail::expr_shape(a));
   return tessera::detail::linalg_inv(tessera::detail::tensor_of(a));
 }
 
@@ -144,6 +157,8 @@ auto det(const E& a) {
   using T = typename std::remove_cvref_t<E>::value_type;
   tessera::detail::require_linalg_floating<T>();
   const tessera::detail::OpScope scope("linalg.det");
+  tessera::detail::linalg_check_shapes("linalg.det", tessera::detail::LinalgShapes::Square,
+                                       tessera::detail::expr_shape(a));
   return tessera::detail::linalg_det(tessera::detail::tensor_of(a));
 }
 
@@ -154,6 +169,8 @@ auto slogdet(const E& a) {
   using T = typename std::remove_cvref_t<E>::value_type;
   tessera::detail::require_linalg_floating<T>();
   const tessera::detail::OpScope scope("linalg.slogdet");
+  tessera::detail::linalg_check_shapes("linalg.slogdet", tessera::detail::LinalgShapes::Square,
+                                       tessera::detail::expr_shape(a));
   return tessera::detail::linalg_slogdet(tessera::detail::tensor_of(a));
 }
 
@@ -165,6 +182,8 @@ auto cholesky(const E& a) {
   using T = typename std::remove_cvref_t<E>::value_type;
   tessera::detail::require_linalg_floating<T>();
   const tessera::detail::OpScope scope("linalg.cholesky");
+  tessera::detail::linalg_check_shapes("linalg.cholesky", tessera::detail::LinalgShapes::Square,
+                                       tessera::detail::expr_shape(a));
   return tessera::detail::linalg_cholesky(tessera::detail::tensor_of(a));
 }
 
@@ -176,6 +195,8 @@ auto qr(const E& a) {
   using T = typename std::remove_cvref_t<E>::value_type;
   tessera::detail::require_linalg_floating<T>();
   const tessera::detail::OpScope scope("linalg.qr");
+  tessera::detail::linalg_check_shapes("linalg.qr", tessera::detail::LinalgShapes::Matrices,
+                                       tessera::detail::expr_shape(a));
   return tessera::detail::linalg_qr(tessera::detail::tensor_of(a));
 }
 
@@ -187,6 +208,8 @@ auto eigh(const E& a) {
   using T = typename std::remove_cvref_t<E>::value_type;
   tessera::detail::require_linalg_floating<T>();
   const tessera::detail::OpScope scope("linalg.eigh");
+  tessera::detail::linalg_check_shapes("linalg.eigh", tessera::detail::LinalgShapes::Square,
+                                       tessera::detail::expr_shape(a));
   return tessera::detail::linalg_eigh(tessera::detail::tensor_of(a));
 }
 
@@ -199,6 +222,8 @@ auto svd(const E& a, bool full_matrices = true) {
   using T = typename std::remove_cvref_t<E>::value_type;
   tessera::detail::require_linalg_floating<T>();
   const tessera::detail::OpScope scope("linalg.svd");
+  tessera::detail::linalg_check_shapes("linalg.svd", tessera::detail::LinalgShapes::Matrices,
+                                       tessera::detail::expr_shape(a));
   return tessera::detail::linalg_svd("linalg.svd", tessera::detail::tensor_of(a), full_matrices,
                                      true);
 }
@@ -209,6 +234,8 @@ auto svdvals(const E& a) {
   using T = typename std::remove_cvref_t<E>::value_type;
   tessera::detail::require_linalg_floating<T>();
   const tessera::detail::OpScope scope("linalg.svdvals");
+  tessera::detail::linalg_check_shapes("linalg.svdvals", tessera::detail::LinalgShapes::Matrices,
+                                       tessera::detail::expr_shape(a));
   return tessera::detail::linalg_svd("linalg.svdvals", tessera::detail::tensor_of(a), false, false)
       .S;
 }
@@ -224,6 +251,9 @@ auto lstsq(const EA& a, const EB& b) {
                 "tessera: ts::linalg::lstsq needs A and B of one dtype; cast one of them first");
   tessera::detail::require_linalg_floating<T>();
   const tessera::detail::OpScope scope("linalg.lstsq");
+  tessera::detail::linalg_check_shapes("linalg.lstsq", tessera::detail::LinalgShapes::Lstsq,
+                                       tessera::detail::expr_shape(a),
+                                       tessera::detail::expr_shape(b));
   return tessera::detail::linalg_lstsq(tessera::detail::tensor_of(a),
                                        tessera::detail::tensor_of(b));
 }
