@@ -567,3 +567,43 @@ TEST(LinalgContract, Spellings) {
 }
 
 }  // namespace
+
+namespace {
+
+// The overview of docs/ops/linalg.md ("Decompositions and norms"), cut from here.
+TEST(LinalgDocs, Overview) {
+  const auto A = ts::Tensor<double>::eye(3) * 4.0 + ts::Tensor<double>::ones({3, 3});
+  const ts::Tensor<double> B = ts::Tensor<double>::ones({3, 2});
+  const ts::Tensor<double> v = ts::Tensor<double>::ones({4});
+  const ts::Tensor<double> a = ts::Tensor<double>::ones({2, 4});
+  // [snippet:linalg-decompositions]
+  auto x = ts::linalg::solve(A, B);  // A (..., n, n); B (..., n) or (..., n, k)
+  auto Ai = ts::linalg::inv(A);
+  double d = ts::linalg::det(A).item();  // 0-d for one matrix
+  auto [sign, logabsdet] = ts::linalg::slogdet(A);
+  auto L = ts::linalg::cholesky(A);           // lower, A = L Lᵀ
+  auto [Q, R] = ts::linalg::qr(A);            // reduced
+  auto [evals, evecs] = ts::linalg::eigh(A);  // ascending, eigenvectors in columns
+  auto [U, S, Vh] = ts::linalg::svd(A, /*full_matrices*/ false);  // svd(A): full (the default)
+  auto s = ts::linalg::svdvals(A);                                // descending
+  auto sol = ts::linalg::lstsq(A, B);                             // the solution tensor
+  auto n2 = ts::linalg::vector_norm(v);                           // 2-norm of everything
+  auto n1 = ts::linalg::vector_norm(a, /*ord*/ 1.0, /*dim*/ 1, /*keepdim*/ false);
+  auto fro = ts::linalg::matrix_norm(A);  // Frobenius; "nuc", 1, -1, inf, -inf, 2, -2
+  auto sp = ts::linalg::matrix_norm(A, 2.0, /*dim*/ {0, 1}, /*keepdim*/ true);
+  auto all = ts::linalg::norm(a);  // 2-norm of the flattened input
+  auto tr = ts::trace(A);          // 2-D; int64 for bool and integers
+  // [end-snippet]
+  EXPECT_NEAR(d, 112.0, 1e-9);  // eigenvalues 4, 4, 7
+  EXPECT_NEAR(sign.item() * std::exp(logabsdet.item()), 112.0, 1e-9);
+  EXPECT_NEAR(sp.cpu().at({0, 0}), 7.0, 1e-12);
+  EXPECT_NEAR(s.cpu().at({0}), 7.0, 1e-12);
+  EXPECT_NEAR(n2.item(), 2.0, 0.0);
+  EXPECT_EQ(n1.to_vector(), std::vector<double>({4.0, 4.0}));
+  EXPECT_NEAR(all.item(), std::sqrt(8.0), 1e-15);
+  EXPECT_NEAR(tr.item(), 15.0, 0.0);
+  EXPECT_NEAR(fro.item(), std::sqrt(3 * 25.0 + 6.0), 1e-12);
+  for (const auto& t : {x, Ai, L, Q, R, evals, evecs, U, S, Vh, sol}) EXPECT_GT(t.numel(), 0);
+}
+
+}  // namespace
