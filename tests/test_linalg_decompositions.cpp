@@ -10,9 +10,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/errors.hpp"
@@ -479,6 +481,18 @@ TYPED_TEST(LinalgDecompositions, Errors) {
   expect_throw<ts::ValueError>(
       [&] { (void)ts::linalg::vector_norm(eye, std::numeric_limits<double>::quiet_NaN()); });
   expect_throw<ts::IndexError>([&] { (void)ts::linalg::vector_norm(eye, 2.0, 2); });
+  // An operand expression that does not broadcast: the error names the op first.
+  const auto col = ts::Tensor<T>::ones({4, 1}, dev);
+  for (const auto& [name, call] : std::vector<std::pair<std::string, std::function<void()>>>{
+           {"linalg.inv", [&] { (void)ts::linalg::inv(eye + rect); }},
+           {"linalg.solve", [&] { (void)ts::linalg::solve(eye, rect + col); }},
+           {"linalg.svd", [&] { (void)ts::linalg::svd(eye + rect); }},
+           {"linalg.vector_norm", [&] { (void)ts::linalg::vector_norm(eye + rect); }},
+           {"linalg.matrix_norm", [&] { (void)ts::linalg::matrix_norm(eye + rect, "nuc"); }},
+           {"trace", [&] { (void)ts::trace(eye + rect); }}}) {
+    msg = expect_throw<ts::ShapeError>(call);
+    EXPECT_EQ(msg.rfind(name + ": ", 0), 0u) << msg;
+  }
   msg = expect_throw<ts::ShapeError>([&] { (void)ts::trace(batch); });
   EXPECT_EQ(msg, "trace: expected a matrix, but got tensor with dim 4");
 }
