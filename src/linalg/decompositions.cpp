@@ -257,16 +257,43 @@ void store_rows(const T* src, std::int64_t ld, std::int64_t rows, std::int64_t c
   }
 }
 
-/// Runs `f(b)` for every matrix b of a batch of `count`: in parallel on the host pool when there
-/// are several small ones (`size` = the largest extent), on this thread otherwise (where one
-/// LAPACK call uses OpenBLAS's threads).
-template <class F>
+/// Workspaces that the matrices of one task reuse: each slot grows to the largest size asked
+/// for and is not cleared between matrices.
+template <class T>
+class Scratch {
+ public:
+  /// At least `size` values of T (at least one) in slot `slot` (0 to 3).
+  T* values(int slot, std::int64_t size) { return grow(values_[slot], size); }
+  /// At least `size` LAPACK integers in slot `slot` (0 or 1).
+  lapack_int* ints(int slot, std::int64_t size) { return grow(ints_[slot], size); }
+
+ private:
+  template <class U>
+  static U* grow(std::vector<U>& v, std::int64_t size) {
+    const auto n = static_cast<std::size_t>(std::max<std::int64_t>(1, size));
+    if (v.size() < n) v.resize(n);
+    return v.data();
+  }
+  std::vector<T> values_[4];
+  std::vector<lapack_int> ints_[2];
+};
+
+/// Runs `f(b, scratch)` for every matrix b of a batch of `count`: in parallel on the host pool
+/// when there are several small ones (`size` = the largest extent), in contiguous runs of
+/// matrices that share one Scratch; on this thread otherwise (where one LAPACK call uses
+/// OpenBLAS's threads).
+template <class T, class F>
 void for_each_matrix(std::int64_t count, std::int64_t size, const F& f) {
   constexpr std::int64_t kParallelBelow = 192;
   if (count > 1 && size < kParallelBelow) {
-    host_parallel_for(count, [&](std::int64_t b) { f(b); });
+    const std::int64_t tasks = std::min<std::int64_t>(count, 4 * host_thread_count());
+    host_parallel_for(tasks, [&](std::int64_t t) {
+      Scratch<T> scratch;
+      for (std::int64_t b = t * count / tasks; b < (t + 1) * count / tasks; ++b) f(b, scratch);
+    });
   } else {
-    for (std::int64_t b = 0; b < count; ++b) f(b);
+    Scratch<T> scratch;
+    for (std::int64_t b = 0; b < count; ++b) f(b, scratch);
   }
 }
 
@@ -341,16 +368,16 @@ void gesv_batch(const char* op, const MatrixBatch& m, const T* a, const T* b, st
   const std::int64_t n = m.rows;
   std::vector<lapack_int> info(static_cast<std::size_t>(m.count), 0);
   if (n > 0 && k > 0) {
-    for_each_matrix(m.count, n, [&](std::int64_t i) {
-      std::vector<T> lu(static_cast<std::size_t>(n * n));
-      std::vector<T> rhs(static_cast<std::size_t>(n * k));
-      std::vector<lapack_int> ipiv(static_cast<std::size_t>(n));
-      load_columns(a + i * n * n, n, n, lu.data(), n);
-      load_columns(b + i * n * k, n, k, rhs.data(), n);
+    for_each_matrix<T>(m.count, n, [&](std::int64_t i, Scratch<T>& ws) {
+      T* lu = ws.values(0, n * n);
+      T* rhs = ws.values(1, n * k);
+      lapack_int* ipiv = ws.ints(0, n);
+      load_columns(a + i * n * n, n, n, lu, n);
+      load_columns(b + i * n * k, n, k, rhs, n);
       info[static_cast<std::size_t>(i)] =
-          lapack_gesv(static_cast<lapack_int>(n), static_cast<lapack_int>(k), lu.data(),
-                      ipiv.data(), rhs.data(), static_cast<lapack_int>(n));
-      store_rows(rhs.data(), n, n, k, x + i * n * k);
+          lapack_gesv(static_cast<lapack_int>(n), static_cast<lapack_int>(k), lu, ipiv, rhs,
+                      static_cast<lapack_int>(n));
+      store_rows(rhs, n, n, k, x + i * n * k);
     });
   }
   check_statuses(op, "gesv", info, [&](const Failure& f) { raise_singular(op, m, f); });
@@ -402,12 +429,12 @@ template <class T>
 void lu_determinants(const char* op, const MatrixBatch& m, const T* a, T* sign, T* logabs, T* det) {
   const std::int64_t n = m.rows;
   std::vector<lapack_int> info(static_cast<std::size_t>(m.count), 0);
-  for_each_matrix(m.count, n, [&](std::int64_t i) {
-    std::vector<T> lu(static_cast<std::size_t>(std::max<std::int64_t>(1, n * n)));
-    std::vector<lapack_int> ipiv(static_cast<std::size_t>(std::max<std::int64_t>(1, n)));
-    load_columns(a + i * n * n, n, n, lu.data(), n);
+  for_each_matrix<T>(m.count, n, [&](std::int64_t i, Scratch<T>& ws) {
+    T* lu = ws.values(0, n * n);
+    lapack_int* ipiv = ws.ints(0, n);
+    load_columns(a + i * n * n, n, n, lu, n);
     lapack_int status = 0;
-    if (n > 0) status = lapack_getrf(static_cast<lapack_int>(n), lu.data(), ipiv.data());
+    if (n > 0) status = lapack_getrf(static_cast<lapack_int>(n), lu, ipiv);
     // info > 0 (an exactly zero pivot): the factorisation is complete, the determinant is 0.
     info[static_cast<std::size_t>(i)] = status < 0 ? status : 0;
     // det = (-1)^(row swaps) * prod(diag U); the sign and log |det| from the same factors.
@@ -418,8 +445,8 @@ void lu_determinants(const char* op, const MatrixBatch& m, const T* a, T* sign, 
     T product = T(1);
     double log_sum = 0.0;
     for (std::int64_t j = 0; j < n; ++j) {
-      const T u = lu[static_cast<std::size_t>(j * n + j)];
-      if (ipiv[static_cast<std::size_t>(j)] != j + 1) swaps_odd = !swaps_odd;
+      const T u = lu[j * n + j];
+      if (ipiv[j] != j + 1) swaps_odd = !swaps_odd;
       if (u < T(0)) negative = !negative;
       if (!(u < T(0)) && !(u > T(0))) signless = true;
       product *= u;
@@ -468,22 +495,21 @@ Tensor<T> linalg_cholesky(const Tensor<T>& a) {
   Tensor<T> l = Tensor<T>::zeros(shape_with(m.batch, {n, n}));
   std::vector<lapack_int> info(static_cast<std::size_t>(m.count), 0);
   if (n > 0) {
-    for_each_matrix(m.count, n, [&](std::int64_t i) {
-      std::vector<T> w(static_cast<std::size_t>(n * n));
-      load_columns(ha.data() + i * n * n, n, n, w.data(), n);
-      lapack_int status = lapack_potrf(static_cast<lapack_int>(n), w.data());
+    for_each_matrix<T>(m.count, n, [&](std::int64_t i, Scratch<T>& ws) {
+      T* w = ws.values(0, n * n);
+      load_columns(ha.data() + i * n * n, n, n, w, n);
+      lapack_int status = lapack_potrf(static_cast<lapack_int>(n), w);
       // Reference LAPACK stops at a NaN pivot too (PyTorch's answer); OpenBLAS's own potrf
       // carries it on: the first NaN on L's diagonal is the failing minor.
       for (std::int64_t j = 0; status == 0 && j < n; ++j) {
-        if (std::isnan(w[static_cast<std::size_t>(j * n + j)])) {
+        if (std::isnan(w[j * n + j])) {
           status = static_cast<lapack_int>(j + 1);
         }
       }
       info[static_cast<std::size_t>(i)] = status;
       T* out = l.data() + i * n * n;
       for (std::int64_t r = 0; r < n; ++r) {
-        for (std::int64_t c = 0; c <= r; ++c)
-          out[r * n + c] = w[static_cast<std::size_t>(r + c * n)];
+        for (std::int64_t c = 0; c <= r; ++c) out[r * n + c] = w[r + c * n];
       }
     });
   }
@@ -510,29 +536,29 @@ linalg::QRResult<T> linalg_qr(const Tensor<T>& a) {
   Tensor<T> r = Tensor<T>::zeros(shape_with(m.batch, {k, cols}));
   std::vector<lapack_int> info(static_cast<std::size_t>(m.count), 0);
   if (k > 0) {
-    for_each_matrix(m.count, std::max(rows, cols), [&](std::int64_t i) {
+    for_each_matrix<T>(m.count, std::max(rows, cols), [&](std::int64_t i, Scratch<T>& ws) {
       const auto lm = static_cast<lapack_int>(rows);
       const auto ln = static_cast<lapack_int>(cols);
       const auto lk = static_cast<lapack_int>(k);
-      std::vector<T> w(static_cast<std::size_t>(rows * cols));
-      std::vector<T> tau(static_cast<std::size_t>(k));
-      load_columns(ha.data() + i * rows * cols, rows, cols, w.data(), rows);
+      T* w = ws.values(0, rows * cols);
+      T* tau = ws.values(1, k);
+      load_columns(ha.data() + i * rows * cols, rows, cols, w, rows);
       T size_a = T(0);
       T size_b = T(0);
-      lapack_int status = lapack_geqrf(lm, ln, w.data(), tau.data(), &size_a, -1);
-      if (status == 0) status = lapack_orgqr(lm, lk, w.data(), tau.data(), &size_b, -1);
+      lapack_int status = lapack_geqrf(lm, ln, w, tau, &size_a, -1);
+      if (status == 0) status = lapack_orgqr(lm, lk, w, tau, &size_b, -1);
       const lapack_int lwork = std::max(query_size(size_a), query_size(size_b));
-      std::vector<T> work(static_cast<std::size_t>(lwork));
-      if (status == 0) status = lapack_geqrf(lm, ln, w.data(), tau.data(), work.data(), lwork);
+      T* work = ws.values(2, lwork);
+      if (status == 0) status = lapack_geqrf(lm, ln, w, tau, work, lwork);
       if (status == 0) {
         T* out_r = r.data() + i * k * cols;
         for (std::int64_t y = 0; y < k; ++y) {
           for (std::int64_t x = y; x < cols; ++x) {
-            out_r[y * cols + x] = w[static_cast<std::size_t>(y + x * rows)];
+            out_r[y * cols + x] = w[y + x * rows];
           }
         }
-        status = lapack_orgqr(lm, lk, w.data(), tau.data(), work.data(), lwork);
-        store_rows(w.data(), rows, rows, k, q.data() + i * rows * k);
+        status = lapack_orgqr(lm, lk, w, tau, work, lwork);
+        store_rows(w, rows, rows, k, q.data() + i * rows * k);
       }
       info[static_cast<std::size_t>(i)] = status;
     });
@@ -553,22 +579,22 @@ linalg::EighResult<T> linalg_eigh(const Tensor<T>& a) {
   Tensor<T> vectors = Tensor<T>::empty(shape_with(m.batch, {n, n}));
   std::vector<lapack_int> info(static_cast<std::size_t>(m.count), 0);
   if (n > 0) {
-    for_each_matrix(m.count, n, [&](std::int64_t i) {
+    for_each_matrix<T>(m.count, n, [&](std::int64_t i, Scratch<T>& ws) {
       const auto ln = static_cast<lapack_int>(n);
-      std::vector<T> w(static_cast<std::size_t>(n * n));
-      load_columns(ha.data() + i * n * n, n, n, w.data(), n);
+      T* w = ws.values(0, n * n);
+      load_columns(ha.data() + i * n * n, n, n, w, n);
       T* evals = values.data() + i * n;
       T work_size = T(0);
       lapack_int iwork_size = 0;
-      lapack_int status = lapack_syevd(ln, w.data(), evals, &work_size, -1, &iwork_size, -1);
+      lapack_int status = lapack_syevd(ln, w, evals, &work_size, -1, &iwork_size, -1);
       if (status == 0) {
         const lapack_int lwork = query_size(work_size);
         const lapack_int liwork = std::max<lapack_int>(1, iwork_size);
-        std::vector<T> work(static_cast<std::size_t>(lwork));
-        std::vector<lapack_int> iwork(static_cast<std::size_t>(liwork));
-        status = lapack_syevd(ln, w.data(), evals, work.data(), lwork, iwork.data(), liwork);
+        T* work = ws.values(1, lwork);
+        lapack_int* iwork = ws.ints(0, liwork);
+        status = lapack_syevd(ln, w, evals, work, lwork, iwork, liwork);
       }
-      store_rows(w.data(), n, n, n, vectors.data() + i * n * n);
+      store_rows(w, n, n, n, vectors.data() + i * n * n);
       info[static_cast<std::size_t>(i)] = status;
     });
   }
@@ -601,7 +627,7 @@ linalg::SVDResult<T> linalg_svd(const char* op, const Tensor<T>& a, bool full_ma
   }
   const char jobz = !compute_uv ? 'N' : full_matrices ? 'A' : 'S';
   std::vector<lapack_int> info(static_cast<std::size_t>(m.count), 0);
-  for_each_matrix(m.count, std::max(rows, cols), [&](std::int64_t i) {
+  for_each_matrix<T>(m.count, std::max(rows, cols), [&](std::int64_t i, Scratch<T>& ws) {
     if (k == 0) {
       // No singular values: a full U or Vh is the identity (as PyTorch).
       if (compute_uv) {
@@ -618,26 +644,24 @@ linalg::SVDResult<T> linalg_svd(const char* op, const Tensor<T>& a, bool full_ma
     }
     const auto lm = static_cast<lapack_int>(rows);
     const auto ln = static_cast<lapack_int>(cols);
-    std::vector<T> w(static_cast<std::size_t>(rows * cols));
-    load_columns(ha.data() + i * rows * cols, rows, cols, w.data(), rows);
-    std::vector<T> u(compute_uv ? static_cast<std::size_t>(rows * ucols) : 1);
-    std::vector<T> vt(compute_uv ? static_cast<std::size_t>(vrows * cols) : 1);
+    T* w = ws.values(0, rows * cols);
+    load_columns(ha.data() + i * rows * cols, rows, cols, w, rows);
+    T* u = ws.values(1, compute_uv ? rows * ucols : 1);
+    T* vt = ws.values(2, compute_uv ? vrows * cols : 1);
     const auto ldu = static_cast<lapack_int>(compute_uv ? rows : 1);
     const auto ldvt = static_cast<lapack_int>(compute_uv ? vrows : 1);
-    std::vector<lapack_int> iwork(static_cast<std::size_t>(8 * k));
+    lapack_int* iwork = ws.ints(0, 8 * k);
     T* s = out.S.data() + i * k;
     T work_size = T(0);
-    lapack_int status = lapack_gesdd(jobz, lm, ln, w.data(), s, u.data(), ldu, vt.data(), ldvt,
-                                     &work_size, -1, iwork.data());
+    lapack_int status = lapack_gesdd(jobz, lm, ln, w, s, u, ldu, vt, ldvt, &work_size, -1, iwork);
     if (status == 0) {
       const lapack_int lwork = query_size(work_size);
-      std::vector<T> work(static_cast<std::size_t>(lwork));
-      status = lapack_gesdd(jobz, lm, ln, w.data(), s, u.data(), ldu, vt.data(), ldvt, work.data(),
-                            lwork, iwork.data());
+      T* work = ws.values(3, lwork);
+      status = lapack_gesdd(jobz, lm, ln, w, s, u, ldu, vt, ldvt, work, lwork, iwork);
     }
     if (compute_uv) {
-      store_rows(u.data(), rows, rows, ucols, out.U.data() + i * rows * ucols);
-      store_rows(vt.data(), vrows, vrows, cols, out.Vh.data() + i * vrows * cols);
+      store_rows(u, rows, rows, ucols, out.U.data() + i * rows * ucols);
+      store_rows(vt, vrows, vrows, cols, out.Vh.data() + i * vrows * cols);
     }
     info[static_cast<std::size_t>(i)] = status;
   });
@@ -680,7 +704,7 @@ Tensor<T> linalg_lstsq(const Tensor<T>& a, const Tensor<T>& b) {
   const std::int64_t ldb = std::max<std::int64_t>({rows, cols, 1});
   const T rcond = std::numeric_limits<T>::epsilon() * static_cast<T>(std::max(rows, cols));
   if (std::min(rows, cols) > 0 && k > 0) {
-    for_each_matrix(m.count, std::max(rows, cols), [&](std::int64_t i) {
+    for_each_matrix<T>(m.count, std::max(rows, cols), [&](std::int64_t i, Scratch<T>& ws) {
       const auto lm = static_cast<lapack_int>(rows);
       const auto ln = static_cast<lapack_int>(cols);
       const auto lk = static_cast<lapack_int>(k);
@@ -689,26 +713,25 @@ Tensor<T> linalg_lstsq(const Tensor<T>& a, const Tensor<T>& b) {
         info[static_cast<std::size_t>(i)] = kNonFinite;
         return;
       }
-      std::vector<T> w(static_cast<std::size_t>(rows * cols));
-      std::vector<T> rhs(static_cast<std::size_t>(ldb * k), T(0));
-      std::vector<T> s(static_cast<std::size_t>(std::min(rows, cols)));
-      load_columns(ha.data() + i * rows * cols, rows, cols, w.data(), rows);
-      load_columns(hb.data() + i * rows * k, rows, k, rhs.data(), ldb);
+      T* w = ws.values(0, rows * cols);
+      T* rhs = ws.values(1, ldb * k);
+      std::fill(rhs, rhs + ldb * k, T(0));
+      T* s = ws.values(2, std::min(rows, cols));
+      load_columns(ha.data() + i * rows * cols, rows, cols, w, rows);
+      load_columns(hb.data() + i * rows * k, rows, k, rhs, ldb);
       lapack_int rank = 0;
       T work_size = T(0);
       lapack_int iwork_size = 0;
-      lapack_int status =
-          lapack_gelsd(lm, ln, lk, w.data(), rhs.data(), static_cast<lapack_int>(ldb), s.data(),
-                       rcond, &rank, &work_size, -1, &iwork_size);
+      lapack_int status = lapack_gelsd(lm, ln, lk, w, rhs, static_cast<lapack_int>(ldb), s, rcond,
+                                       &rank, &work_size, -1, &iwork_size);
       if (status == 0) {
         const lapack_int lwork = query_size(work_size);
-        std::vector<T> work(static_cast<std::size_t>(lwork));
-        std::vector<lapack_int> iwork(
-            static_cast<std::size_t>(std::max<lapack_int>(1, iwork_size)));
-        status = lapack_gelsd(lm, ln, lk, w.data(), rhs.data(), static_cast<lapack_int>(ldb),
-                              s.data(), rcond, &rank, work.data(), lwork, iwork.data());
+        T* work = ws.values(3, lwork);
+        lapack_int* iwork = ws.ints(0, iwork_size);
+        status = lapack_gelsd(lm, ln, lk, w, rhs, static_cast<lapack_int>(ldb), s, rcond, &rank,
+                              work, lwork, iwork);
       }
-      store_rows(rhs.data(), ldb, cols, k, x.data() + i * cols * k);
+      store_rows(rhs, ldb, cols, k, x.data() + i * cols * k);
       info[static_cast<std::size_t>(i)] = status;
     });
   }
