@@ -273,6 +273,24 @@ TYPED_TEST(LinalgDecompositions, InverseAndSolveProperties) {
   }
 }
 
+// Matrices of 192 rows and more run one after another, each LAPACK call on OpenBLAS's threads.
+TYPED_TEST(LinalgDecompositions, LargeMatricesRunOneByOne) {
+  using T = typename TypeParam::value_type;
+  std::mt19937 rng(6);
+  const std::int64_t n = 200;
+  const auto a = random_matrices<T>(rng, {2, n, n}, this->device(), true, 4.0 * n);
+  const auto ai = ts::linalg::inv(a);
+  EXPECT_TRUE(all_close(product(values(a), values(ai), 2, n, n, n), identities(2, n),
+                        std::is_same_v<T, float> ? 1e-5 : 1e-13));
+  const auto s = values(ts::linalg::svdvals(a));
+  ASSERT_EQ(s.size(), 2u * n);
+  for (std::int64_t i = 0; i + 1 < 2 * n; ++i) {
+    if (i % n != n - 1) {
+      EXPECT_GE(s[static_cast<std::size_t>(i)], s[static_cast<std::size_t>(i + 1)]);
+    }
+  }
+}
+
 TYPED_TEST(LinalgDecompositions, QRProperties) {
   using T = typename TypeParam::value_type;
   std::mt19937 rng(2);
