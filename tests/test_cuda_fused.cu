@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -165,4 +166,27 @@ TEST(CudaFused, ReductionsOverDimsMatchHostBits) {
   EXPECT_EQ(dv.to_vector(), hv.to_vector());
   EXPECT_EQ(di.to_vector(), hi.to_vector());
   EXPECT_EQ(ts::cumsum(da, 1).to_vector(), ts::cumsum(a, 1).to_vector());
+}
+
+// Issue 46: linear algebra from a device-compiled unit: the norms run on the device's reduction
+// engine fused with their input expression, the decompositions take their host round trip and
+// come back on the device.
+TEST(CudaFused, LinalgNormsAndDecompositions) {
+  REQUIRE_GPU();
+  const auto a = sample({6, 5}, 0.125f);
+  const auto da = a.to(ts::Device::cuda());
+  for (const double ord : {2.0, 1.0, 0.0, 3.0, -std::numeric_limits<double>::infinity()}) {
+    const ts::Tensor<float> host = ts::linalg::vector_norm(a - 0.5f, ord, 1);
+    const ts::Tensor<float> gpu = ts::linalg::vector_norm(da - 0.5f, ord, 1);
+    EXPECT_EQ(gpu.device(), ts::Device::cuda());
+    EXPECT_TRUE(ts::allclose(gpu.cpu(), host, 1e-6, 1e-6)) << "ord " << ord;
+  }
+  EXPECT_TRUE(ts::allclose(ts::linalg::matrix_norm(da * 2.0f, 1.0).cpu(),
+                           ts::linalg::matrix_norm(a * 2.0f, 1.0), 1e-6, 1e-6));
+  const auto m = a.narrow(0, 0, 5) + ts::Tensor<float>::eye(5) * 8.0f;
+  const auto dm = da.narrow(0, 0, 5) + ts::Tensor<float>::eye(5, ts::Device::cuda()) * 8.0f;
+  const auto dinv = ts::linalg::inv(dm);
+  EXPECT_EQ(dinv.device(), ts::Device::cuda());
+  EXPECT_TRUE(ts::allclose(dinv.cpu(), ts::linalg::inv(m), 1e-5, 1e-6));
+  EXPECT_NEAR(ts::linalg::det(dm).item(), ts::linalg::det(m).item(), 1e-3);
 }

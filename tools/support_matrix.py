@@ -199,6 +199,39 @@ def segment_rows():
     ]
 
 
+LINALG_CPP = "src/linalg/decompositions.cpp"
+LINALG_ASSERT = "tessera: ts::linalg decompositions, solvers and norms need a float or double"
+
+
+def linalg_decomposition_rows():
+    """Decompositions, solvers and norms: the dtypes src/linalg/decompositions.cpp instantiates
+    (one TESSERA_INSTANTIATE_LINALG(T) line each); the norms are header templates that the
+    static_assert of linalg/decompositions.hpp narrows to the same two."""
+    text = read(LINALG_CPP)
+    types = [t for t in re.findall(r"^TESSERA_INSTANTIATE_LINALG\((\w+)\)", text, re.M)]
+    if not types:
+        sys.exit(f"support_matrix.py: {LINALG_CPP} no longer instantiates TESSERA_INSTANTIATE_LINALG")
+    src = f"`TESSERA_INSTANTIATE_LINALG` in `{LINALG_CPP}` (LAPACK)"
+    header = "include/tessera/linalg/decompositions.hpp"
+    if LINALG_ASSERT not in read(header):
+        sys.exit(f"support_matrix.py: {header} no longer has the static_assert '{LINALG_ASSERT}'")
+    norms = (["float", "double"], "header template, `include/tessera/linalg/norms.hpp` "
+             "(static_assert: float or double) on the reduction engine")
+    trace = header_only("include/tessera/linalg/norms.hpp", "TESSERA_FOR_EACH_DTYPE")
+    return [
+        ("`linalg::solve`, `inv`, `det`, `slogdet`, `cholesky`, `qr`, `eigh`, `svd`, `svdvals`, "
+         "`lstsq`", "ops/linalg.md#decompositions-and-norms", (types, src),
+         (types, src + ", through a host round trip"),
+         "integers refused at compile time (as PyTorch); device inputs are copied to the host "
+         "(cuSOLVER not yet wired)"),
+        ("`linalg::vector_norm`, `matrix_norm`, `norm`", "ops/linalg.md#decompositions-and-norms",
+         norms, norms, "matrix_norm 2, -2 and nuc take svdvals (a host round trip on a device)"),
+        ("`trace`", "ops/linalg.md#decompositions-and-norms", trace,
+         (DTYPES, "`ts::sum` of the diagonal view (the reduction engine)"),
+         "int64 for bool and integers, as `sum`"),
+    ]
+
+
 def rows():
     return [
         ("expressions: arithmetic, comparisons, `where`, math, casts, `sum`/`min`/`max`",
@@ -269,7 +302,7 @@ def rows():
          instantiated("src/random/random.cpp", "TESSERA_INSTANTIATE_RANDOM_METHODS"),
          instantiated("src/random/random.cpp", "TESSERA_INSTANTIATE_RANDOM_METHODS"),
          "uniforms of T for float and double, of double otherwise"),
-    ] + segment_rows() + reduction_rows() + pointwise_rows()
+    ] + segment_rows() + reduction_rows() + linalg_decomposition_rows() + pointwise_rows()
 
 
 def page():

@@ -15,6 +15,7 @@
 #include "tessera/expr/reduce.hpp"
 #include "tessera/expr/reduce_dims.hpp"
 #include "tessera/format.hpp"
+#include "tessera/linalg/linalg.hpp"
 #include "tessera/ops/nonzero.hpp"
 #include "tessera/ops/scatter.hpp"
 #include "tessera/ops/searchsorted.hpp"

@@ -34,6 +34,15 @@ class ValueError : public Error {
   using Error::Error;
 };
 
+/// A linear-algebra routine that cannot complete on its input: a singular matrix in
+/// `linalg::inv` / `linalg::solve` (an exactly zero pivot), a matrix that is not positive-definite
+/// in `linalg::cholesky`. The message is PyTorch's, with the flat batch element when batched:
+/// `linalg.inv: (Batch element 2): The diagonal element 2 is zero, ...`.
+class LinAlgError : public Error {
+ public:
+  using Error::Error;
+};
+
 /// A device that is unavailable, or operands on different devices.
 class DeviceError : public Error {
  public:

@@ -1,0 +1,7 @@
+#pragma once
+/// @file linalg.hpp
+/// Linear algebra (torch.linalg semantics): decompositions and solvers
+/// (linalg/decompositions.hpp), norms and the trace (linalg/norms.hpp).
+
+#include "tessera/linalg/decompositions.hpp"
+#include "tessera/linalg/norms.hpp"
