@@ -232,6 +232,25 @@ def linalg_decomposition_rows():
     ]
 
 
+def matmul_rows():
+    """Matrix products: every dtype through the product engine (src/linalg/product.cpp); the
+    device runs float/double through the runtime's gemm (cuBLAS; OpenBLAS on the emulated device)
+    and the rest through the library's own kernel (src/backend/device/integer_gemm.cu)."""
+    engine = instantiated("src/linalg/product.cpp", "TESSERA_INSTANTIATE_BATCHED_MATMUL")
+    device = (engine[0], engine[1] + "; float/double: `device_runtime::gemm` (cuBLAS), others: "
+              "`TESSERA_FOR_EACH_INTEGER_GEMM_DTYPE` in `src/backend/device/integer_gemm.cu`")
+    cdist = (["float", "double"], "`cdist_tensor` in `src/linalg/cdist.cpp` (integers converted "
+             "to float)")
+    return [
+        ("`matmul`, `mm`, `bmm`, `mv`, `dot`, `outer`, `tensordot`, `einsum`",
+         "ops/linalg.md#matrix-products", engine, device,
+         "float/double on OpenBLAS (host) and cuBLAS (GPU: built, not yet run on one); integers "
+         "wrap in T and bool is the logical product on both devices (PyTorch has neither on CUDA)"),
+        ("`cdist`", "ops/linalg.md#matrix-products", cdist, cdist,
+         "p = 2 beyond 25 rows through the product engine, as PyTorch"),
+    ]
+
+
 def rows():
     return [
         ("expressions: arithmetic, comparisons, `where`, math, casts, `sum`/`min`/`max`",
@@ -302,7 +321,7 @@ def rows():
          instantiated("src/random/random.cpp", "TESSERA_INSTANTIATE_RANDOM_METHODS"),
          instantiated("src/random/random.cpp", "TESSERA_INSTANTIATE_RANDOM_METHODS"),
          "uniforms of T for float and double, of double otherwise"),
-    ] + segment_rows() + reduction_rows() + linalg_decomposition_rows() + pointwise_rows()
+    ] + segment_rows() + reduction_rows() + matmul_rows() + linalg_decomposition_rows() + pointwise_rows()
 
 
 def page():

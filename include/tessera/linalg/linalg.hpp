@@ -4,4 +4,5 @@
 /// (linalg/decompositions.hpp), norms and the trace (linalg/norms.hpp).
 
 #include "tessera/linalg/decompositions.hpp"
+#include "tessera/linalg/matmul.hpp"
 #include "tessera/linalg/norms.hpp"
