@@ -307,11 +307,20 @@ Tensor<T> softmax_tensor(const Tensor<T>& x, std::int64_t dim, bool log) {
   const int d = stat_dim(op, dim, x.dim());
   if (x.numel() == 0) return Tensor<T>::empty(x.shape(), x.device());
   const Tensor<T> x1 = x.dim() == 0 ? x.reshape({1}) : x;
-  // One max and one sum over dim (keepdim, so they broadcast back), the sum reading
-  // exp(x - max) inside the reduction; then one pointwise pass writes the result.
+  // One max over dim (keepdim, so it broadcasts back), then the output buffer is the only
+  // tensor the size of the input: it takes x - max, then exp of itself in place (a pointwise
+  // pass over one contiguous operand, which the host evaluates in SIMD), the reduction engine
+  // sums it, and a last pass scales it, or, for log_softmax, writes (x - max) - log(sum).
   const Tensor<T> m = tessera::amax(x1, Dims(d), true);
-  const Tensor<T> s = tessera::sum(tessera::exp(x1 - m), Dims(d), true);
-  Tensor<T> out = log ? Tensor<T>((x1 - m) - tessera::log(s)) : Tensor<T>(tessera::exp(x1 - m) / s);
+  Tensor<T> out(x1 - m);
+  out = tessera::exp(out);
+  const Tensor<T> s = tessera::sum(out, Dims(d), true);
+  if (log) {
+    const Tensor<T> log_s(tessera::log(s));
+    out = (x1 - m) - log_s;
+  } else {
+    out = out / s;
+  }
   return x.dim() == 0 ? out.reshape({}) : out;
 }
 
