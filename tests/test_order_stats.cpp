@@ -450,4 +450,48 @@ TEST_P(OrderStats, MethodTwinsMatchFreeFunctions) {
   EXPECT_EQ(x.mode(0).values.cpu().to_vector(), (std::vector<float>{2, 1, 3}));
 }
 
+TEST_P(OrderStats, ContractSpellings) {
+  const auto dev = device();
+  const auto x = ts::tensor<float>({{4, 1, 3, 3}, {2, 8, 6, 5}, {7, 0, 9, 2}}, dev);
+  const auto obs = x;
+  // [snippet:order-stats-api]
+  float q50 = ts::quantile(x, 0.5);  // every element -> a host value (as ts::mean(a))
+  float md = ts::median(x);          // the lower of the two middle values
+  auto qs = ts::tensor<float>({0.1f, 0.5f, 0.9f}, dev);
+  auto q = ts::quantile(x, qs, /*dim*/ 1, /*keepdim*/ false, ts::Interpolation::Nearest);
+  float q90 = ts::nanquantile(x, 0.9);  // NaN ignored
+  auto [med, at] = ts::median(x, 1);    // values and int64 positions
+  auto [nmed, nat] = ts::nanmedian(x, 1);
+  auto [kv, ki] = ts::kthvalue(x, /*k*/ 2, /*dim*/ 1);
+  auto [mo, mi] = ts::mode(x, 1);
+  auto p = ts::softmax(x, 1);
+  auto lp = ts::log_softmax(x, -1);
+  auto d1 = ts::diff(x);
+  auto d2 = ts::diff(x, /*n*/ 2, /*dim*/ 0);
+  auto c = ts::cov(obs);
+  auto c0 = ts::cov(obs, /*correction*/ 0);
+  auto r = ts::corrcoef(obs);
+  auto m = (x * 2.0f).median(1);  // method twins, on expressions too
+  float xm = x.quantile(0.5) + x.median();
+  // [end-snippet]
+  EXPECT_EQ(q50, 3.5f);
+  EXPECT_EQ(md, 3.0f);
+  EXPECT_EQ(q.shape(), ts::Shape({3, 3}));
+  EXPECT_NEAR(q90, 7.9f, 1e-5f);
+  EXPECT_EQ(med.cpu().to_vector(), (std::vector<float>{3, 5, 2}));
+  EXPECT_EQ(nmed.cpu().to_vector(), med.cpu().to_vector());
+  EXPECT_EQ(at.shape(), nat.shape());
+  EXPECT_EQ(kv.cpu().to_vector(), (std::vector<float>{3, 5, 2}));
+  EXPECT_EQ(ki.shape(), ts::Shape({3}));
+  EXPECT_EQ(mo.cpu().to_vector(), (std::vector<float>{3, 2, 0}));
+  EXPECT_EQ(mi.cpu().to_vector(), (std::vector<std::int64_t>{3, 0, 1}));
+  EXPECT_EQ(p.shape(), lp.shape());
+  EXPECT_EQ(d1.shape(), ts::Shape({3, 3}));
+  EXPECT_EQ(d2.shape(), ts::Shape({1, 4}));
+  EXPECT_EQ(c.shape(), c0.shape());
+  EXPECT_EQ(r.shape(), ts::Shape({3, 3}));
+  EXPECT_EQ(m.values.cpu().to_vector(), (std::vector<float>{6, 10, 4}));
+  EXPECT_EQ(xm, 6.5f);
+}
+
 }  // namespace
