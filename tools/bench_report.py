@@ -9,7 +9,7 @@ Timings are not CI material: run this by hand on a quiet machine, e.g.
     cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
           -DTESSERA_TORCH_ROOT=/tmp/venv-torch/lib/python3.11/site-packages/torch
     cmake --build build --target bench_expr bench_nonzero bench_searchsorted bench_scatter bench_ragged \
-        bench_ordering bench_ragged_reduce bench_indexing
+        bench_ordering bench_ragged_reduce bench_indexing bench_order_stats
     OMP_WAIT_POLICY=passive /usr/bin/python3 tools/bench_report.py --build build
 
 Without TESSERA_TORCH_ROOT the libtorch peer is Debian's libtorch-dev (1.13) when installed.
@@ -42,6 +42,7 @@ BINARIES = [
     ("bench_ragged_reduce", "ragged and segment reductions", "ops/ragged.md", "-.*Cuda.*",
      "case"),
     ("bench_indexing", "indexing and gathering", "ops/indexing.md", "", "case"),
+    ("bench_order_stats", "quantile / median / softmax", "ops/statistics.md", "", "case"),
 ]
 # Families whose third name component is an element count (the others index a case list).
 SIZE_FAMILIES = {"BM_FusedExpr", "BM_Broadcast", "BM_Transposed", "BM_SumProduct", "BM_Cast",
