@@ -428,14 +428,24 @@ TEST_P(OrderStats, ErrorsNameOpArgumentAndValues) {
 
 TEST(OrderStatsLarge, QuantileBeyond2To24ElementsIsExact) {
   // PyTorch refused more than 2^24 elements; tessera has no limit. N - 1 values descending,
-  // exact in double, so the quantiles are exact too.
+  // exact in double, so the quantiles are exact too (the whole-tensor forms select on the host).
   const std::int64_t n = (std::int64_t{1} << 24) + 1;
   const auto x = ts::Tensor<double>::arange(double(n)).flip({0});
   EXPECT_EQ(ts::quantile(x, 0.5), double(1 << 23));
   EXPECT_EQ(ts::quantile(x, 0.25, ts::Interpolation::Lower), double(1 << 22));
   EXPECT_EQ(ts::median(x), double(1 << 23));
-  // Along a dim: the sort path (the whole-tensor forms select on the host).
-  EXPECT_EQ(ts::quantile(x, 0.75, 0).item(), double(3 << 22));
+}
+
+TEST(OrderStatsLarge, RankRoundedPastTheLastElementIsClamped) {
+  // float32 rounds n - 1 = 2^24 + 3 up to 2^24 + 4 (ties to even): q = 1 then ranks one past the
+  // end, which the sort path clamps to the last element. One sort of 2^24 + 4 floats, two q.
+  const std::int64_t n = (std::int64_t{1} << 24) + 4;
+  const auto x = ts::Tensor<float>::linspace(0.0f, 1.0f, n);  // sorted already
+  const auto q = ts::Tensor<float>::from_vector({0.5f, 1.0f});
+  const auto got = ts::quantile(x, q, 0, false, ts::Interpolation::Lower).to_vector();
+  EXPECT_EQ(got[0], x.at({(std::int64_t{1} << 23) + 2}));  // rank 0.5 * (2^24 + 4)
+  EXPECT_EQ(got[1], x.at({n - 1}));
+  EXPECT_EQ(ts::quantile(x, 1.0), x.at({n - 1}));  // the selection clamps the same way
 }
 
 TEST_P(OrderStats, MethodTwinsMatchFreeFunctions) {

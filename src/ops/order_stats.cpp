@@ -234,6 +234,24 @@ ValuesIndices<T> median_tensor(const char* op, const Tensor<T>& x, std::optional
       raise<IndexError>(op, "the median of an empty integer tensor has no value");
     }
   }
+  if (!dim && x.device().is_cpu()) {
+    // Every element of a CPU tensor: selection (std::nth_element), O(n); the value only.
+    std::vector<T> v = x.contiguous().to_vector();
+    T value{};
+    bool nan_result = false;
+    if constexpr (std::is_floating_point_v<T>) {
+      const auto nan = std::partition(v.begin(), v.end(), [](T e) { return !std::isnan(e); });
+      nan_result = (nan != v.end() && !ignore_nan) || nan == v.begin();
+      v.erase(nan, v.end());
+      if (nan_result) value = std::numeric_limits<T>::quiet_NaN();
+    }
+    if (!nan_result) {
+      const auto mid = v.begin() + static_cast<std::ptrdiff_t>((v.size() - 1) / 2);
+      std::nth_element(v.begin(), mid, v.end());
+      value = *mid;
+    }
+    return {Tensor<T>::full({}, value, x.device()), Tensor<std::int64_t>::zeros({}, x.device())};
+  }
   const Tensor<T> rows = dim ? rows_last(x, d) : x.reshape({-1});
   const std::int64_t n = rows.size(-1);
   const std::int64_t x_dim = dim ? x.dim() : 0;
