@@ -97,7 +97,7 @@ Tensor<T> quantile_rows(const Tensor<T>& sorted, double q, const QuantileArgs& a
       break;
   }
   const Tensor<std::int64_t> below(tessera::minimum(tessera::cast<std::int64_t>(rank), top));
-  const Tensor<T> value_below = tessera::take_along_dim(sorted, below, -1);
+  Tensor<T> value_below = tessera::take_along_dim(sorted, below, -1);
   if (args.how != Interpolation::Linear && args.how != Interpolation::Midpoint) {
     return value_below;
   }
@@ -146,6 +146,7 @@ std::vector<T> host_select_quantiles(const Tensor<T>& x, const std::vector<doubl
   const bool has_nan = nan != v.end();
   v.erase(nan, v.end());
   std::vector<T> out;
+  out.reserve(qs.size());
   for (const double q : qs) {
     out.push_back(has_nan && !args.ignore_nan ? std::numeric_limits<T>::quiet_NaN()
                                               : select_quantile(v, q, args.how));
