@@ -41,7 +41,8 @@ template <class T>
 bool near(T got, T want, double tol) {
   if (is_nan(got) || is_nan(want)) return is_nan(got) && is_nan(want);
   if (got == want) return true;
-  const double g = static_cast<double>(got), w = static_cast<double>(want);
+  const auto g = static_cast<double>(got);
+  const auto w = static_cast<double>(want);
   return std::abs(g - w) <= tol * std::max(1.0, std::abs(w));
 }
 
@@ -232,7 +233,7 @@ T reference_quantile(std::vector<T> row, double q, ts::Interpolation how, bool i
 TEST_P(OrderStats, QuantileMatchesReferenceForEveryInterpolationOnViewsAndExpressions) {
   std::mt19937 rng(7);
   std::normal_distribution<float> normal(0.0f, 3.0f);
-  std::vector<float> v(37 * 5);
+  std::vector<float> v(std::size_t{37} * 5);
   for (auto& e : v) e = std::round(normal(rng) * 2.0f) / 2.0f;
   v[3 * 5 + 1] = std::numeric_limits<float>::quiet_NaN();  // column 1 has a NaN
   // A (37, 5) tensor transposed: rows of the (5, 37) view are strided columns.
@@ -250,7 +251,8 @@ TEST_P(OrderStats, QuantileMatchesReferenceForEveryInterpolationOnViewsAndExpres
                 .to_vector();
         ASSERT_EQ(got.size(), 5u);
         for (std::size_t r = 0; r < 5; ++r) {
-          const std::vector<float> row(host.begin() + 37 * r, host.begin() + 37 * (r + 1));
+          const auto at = static_cast<std::ptrdiff_t>(37 * r);
+          const std::vector<float> row(host.begin() + at, host.begin() + at + 37);
           const float want = reference_quantile(row, q, how, nan);
           EXPECT_TRUE(near(got[r], want, 0.0))
               << "row " << r << " q " << q << " how " << static_cast<int>(how) << ": " << got[r]
@@ -285,7 +287,7 @@ std::pair<T, std::int64_t> reference_mode(const std::vector<T>& row) {
 TEST_P(OrderStats, MedianKthvalueModeMatchReferenceOnPermutedViews) {
   std::mt19937 rng(11);
   std::uniform_int_distribution<int> small(-3, 3);
-  std::vector<std::int32_t> v(4 * 3 * 9);
+  std::vector<std::int32_t> v(std::size_t{4} * 3 * 9);
   for (auto& e : v) e = small(rng);
   // (4, 3, 9) permuted to (3, 9, 4): reduce over dim 1 (extent 9, stride 4 * ... in memory).
   const auto x = ts::Tensor<std::int32_t>::from_vector(v, {4, 3, 9}, device()).permute({1, 2, 0});
@@ -348,7 +350,7 @@ TEST_P(OrderStats, MedianNanRulesAndWholeTensorValues) {
 TEST_P(OrderStats, SoftmaxMatchesReferenceOnStridedRowsWithoutOverflow) {
   std::mt19937 rng(3);
   std::uniform_real_distribution<double> u(-800.0, 800.0);  // exp overflows without the max
-  std::vector<double> v(6 * 11);
+  std::vector<double> v(std::size_t{6} * 11);
   for (auto& e : v) e = u(rng);
   const auto x = ts::Tensor<double>::from_vector(v, {11, 6}, device()).t();  // (6, 11) view
   const auto s = x.softmax(1).cpu().to_vector();
@@ -463,7 +465,7 @@ TEST_P(OrderStats, MethodTwinsMatchFreeFunctions) {
 TEST_P(OrderStats, ContractSpellings) {
   const auto dev = device();
   const auto x = ts::tensor<float>({{4, 1, 3, 3}, {2, 8, 6, 5}, {7, 0, 9, 2}}, dev);
-  const auto obs = x;
+  const auto& obs = x;
   // [snippet:order-stats-api]
   float q50 = ts::quantile(x, 0.5);  // every element -> a host value (as ts::mean(a))
   float md = ts::median(x);          // the lower of the two middle values
