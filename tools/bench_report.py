@@ -9,7 +9,7 @@ Timings are not CI material: run this by hand on a quiet machine, e.g.
     cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
           -DTESSERA_TORCH_ROOT=/tmp/venv-torch/lib/python3.11/site-packages/torch
     cmake --build build --target bench_expr bench_nonzero bench_searchsorted bench_scatter bench_ragged \
-        bench_ordering bench_ragged_reduce bench_indexing bench_linalg
+        bench_ordering bench_ragged_reduce bench_indexing bench_linalg bench_order_stats
     OMP_WAIT_POLICY=passive /usr/bin/python3 tools/bench_report.py --build build
 
 Without TESSERA_TORCH_ROOT the libtorch peer is Debian's libtorch-dev (1.13) when installed.
@@ -43,6 +43,7 @@ BINARIES = [
      "case"),
     ("bench_indexing", "indexing and gathering", "ops/indexing.md", "", "case"),
     ("bench_linalg", "matrix products", "ops/linalg.md", "", "case"),
+    ("bench_order_stats", "quantile / median / softmax", "ops/statistics.md", "", "case"),
 ]
 # Families whose third name component is an element count (the others index a case list).
 SIZE_FAMILIES = {"BM_FusedExpr", "BM_Broadcast", "BM_Transposed", "BM_SumProduct", "BM_Cast",

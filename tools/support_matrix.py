@@ -321,6 +321,18 @@ def rows():
          instantiated("src/random/random.cpp", "TESSERA_INSTANTIATE_RANDOM_METHODS"),
          instantiated("src/random/random.cpp", "TESSERA_INSTANTIATE_RANDOM_METHODS"),
          "uniforms of T for float and double, of double otherwise"),
+        ("`median`, `nanmedian`, `kthvalue`, `mode`, `diff`", "ops/statistics.md",
+         instantiated("src/ops/order_stats.cpp", "TESSERA_INSTANTIATE_ORDER_STATS"),
+         instantiated("src/ops/order_stats.cpp", "TESSERA_INSTANTIATE_ORDER_STATS"),
+         "on the sort engine, reductions and gathers; bool accepted (PyTorch refuses median)"),
+        ("`quantile`, `nanquantile`, `softmax`, `log_softmax`", "ops/statistics.md",
+         (["float", "double"], "`src/ops/order_stats.cpp` (float and double, static_assert)"),
+         (["float", "double"], "`src/ops/order_stats.cpp` (float and double, static_assert)"),
+         "integers: a compile-time error (PyTorch raises)"),
+        ("`cov`, `corrcoef`", "ops/statistics.md",
+         instantiated("src/ops/order_stats.cpp", "TESSERA_INSTANTIATE_COV"),
+         instantiated("src/ops/order_stats.cpp", "TESSERA_INSTANTIATE_COV"),
+         "float32 result for integers; bool a static_assert (PyTorch raises)"),
     ] + segment_rows() + reduction_rows() + matmul_rows() + linalg_decomposition_rows() + pointwise_rows()
 
 

@@ -10,6 +10,7 @@
 #include "tessera/expr/reduce_dims.hpp"
 #include "tessera/ops/indexing.hpp"
 #include "tessera/ops/nonzero.hpp"
+#include "tessera/ops/order_stats.hpp"
 #include "tessera/ops/ordering.hpp"
 #include "tessera/ops/scatter.hpp"
 #include "tessera/ops/searchsorted.hpp"

@@ -9,6 +9,7 @@
 #include "tessera/linalg/matmul_methods.hpp"
 #include "tessera/ops/indexing_methods.hpp"
 #include "tessera/ops/nonzero_methods.hpp"
+#include "tessera/ops/order_stats_methods.hpp"
 #include "tessera/ops/ordering_methods.hpp"
 #include "tessera/ops/reduce_methods.hpp"
 #include "tessera/ops/scatter_methods.hpp"
@@ -24,6 +25,7 @@ struct OpMethods : NonzeroMethods<D>,
                    ScatterMethods<D>,
                    ReduceMethods<D>,
                    OrderingMethods<D>,
+                   OrderStatsMethods<D>,
                    IndexingMethods<D>,
                    ShapeMethods<D>,
                    MatmulMethods<D> {};
