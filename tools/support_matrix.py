@@ -269,6 +269,23 @@ def rows():
          instantiated("src/random/random.cpp", "TESSERA_INSTANTIATE_RANDOM_METHODS"),
          instantiated("src/random/random.cpp", "TESSERA_INSTANTIATE_RANDOM_METHODS"),
          "uniforms of T for float and double, of double otherwise"),
+        ("`unique`, `unique_consecutive`", "ops/statistics.md#sets-and-histograms",
+         instantiated("src/ops/sets.cpp", "TESSERA_INSTANTIATE_UNIQUE"),
+         instantiated("src/ops/sets.cpp", "TESSERA_INSTANTIATE_UNIQUE"),
+         "sort engine + scan + index_put; inverse and counts int64; waits for the device"),
+        ("`bincount` (weights' dtype), `histc`", "ops/statistics.md#sets-and-histograms",
+         instantiated("src/ops/sets.cpp", "TESSERA_INSTANTIATE_BINNING"),
+         instantiated("src/ops/sets.cpp", "TESSERA_INSTANTIATE_BINNING"),
+         "bincount: indices of any integer dtype, counts int64; histc: float32 for integers; "
+         "segment sums of the scatter engine"),
+        ("`histogram`", "ops/statistics.md#sets-and-histograms",
+         (["float", "double"], "`src/ops/sets.cpp` (float and double, static_assert)"),
+         (["float", "double"], "`src/ops/sets.cpp` (float and double, static_assert)"),
+         "searchsorted + segment sums"),
+        ("`one_hot`", "ops/statistics.md#sets-and-histograms",
+         (["int64_t"], "`src/ops/sets.cpp` (int64 labels, static_assert)"),
+         (["int64_t"], "`src/ops/sets.cpp` (int64 labels, static_assert)"),
+         "int64 result"),
     ] + segment_rows() + reduction_rows() + pointwise_rows()
 
 

@@ -13,5 +13,6 @@
 #include "tessera/ops/ordering.hpp"
 #include "tessera/ops/scatter.hpp"
 #include "tessera/ops/searchsorted.hpp"
+#include "tessera/ops/sets.hpp"
 #include "tessera/ops/shapes.hpp"
 #include "tessera/random/random.hpp"

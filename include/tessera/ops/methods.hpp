@@ -12,6 +12,7 @@
 #include "tessera/ops/reduce_methods.hpp"
 #include "tessera/ops/scatter_methods.hpp"
 #include "tessera/ops/searchsorted_methods.hpp"
+#include "tessera/ops/sets_methods.hpp"
 #include "tessera/ops/shape_methods.hpp"
 
 namespace tessera {
@@ -24,6 +25,7 @@ struct OpMethods : NonzeroMethods<D>,
                    ReduceMethods<D>,
                    OrderingMethods<D>,
                    IndexingMethods<D>,
-                   ShapeMethods<D> {};
+                   ShapeMethods<D>,
+                   SetsMethods<D> {};
 
 }  // namespace tessera
