@@ -42,10 +42,12 @@ BINARIES = [
     ("bench_ragged_reduce", "ragged and segment reductions", "ops/ragged.md", "-.*Cuda.*",
      "case"),
     ("bench_indexing", "indexing and gathering", "ops/indexing.md", "", "case"),
+    ("bench_stats", "unique / bincount / histc", "ops/statistics.md", "", "elements"),
 ]
 # Families whose third name component is an element count (the others index a case list).
 SIZE_FAMILIES = {"BM_FusedExpr", "BM_Broadcast", "BM_Transposed", "BM_SumProduct", "BM_Cast",
                  "BM_NonzeroSweep", "BM_BucketizeSweep"}
+SIZE_FAMILIES |= {"unique", "bincount", "histc"}  # bench_stats (sets and histograms)
 # What the case indices mean (bench/*_cases.hpp, bench/bench_ragged.cpp).
 CASES = {
     "BM_NonzeroBool": ["4000x4000 bool, 50 % true", "99 % true", "0.1 % true"],
