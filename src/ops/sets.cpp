@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "tessera/core/error.hpp"
@@ -135,9 +136,15 @@ Tensor<W> sum_by_id(const Tensor<W>& data, const I64& ids, std::int64_t length) 
                                                     length);
 }
 
-/// How many ids fall on each value in [0, length) (negative ids dropped), int64.
+/// How many ids fall on each value in [0, length) (negative ids dropped), int64. Counted in
+/// int32 where no count can exceed it: half the memory traffic of int64 ones.
 I64 count_ids(const I64& ids, std::int64_t length) {
-  return sum_by_id(I64::ones({ids.numel()}, ids.device()), ids, length);
+  const std::int64_t n = ids.numel();
+  if (n <= std::numeric_limits<std::int32_t>::max()) {
+    using I32 = Tensor<std::int32_t>;
+    return sum_by_id(I32::ones({n}, ids.device()), ids, length).template cast<std::int64_t>();
+  }
+  return sum_by_id(I64::ones({n}, ids.device()), ids, length);
 }
 
 void check_finite_range(const char* op, double lo, double hi) {
