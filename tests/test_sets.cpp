@@ -396,6 +396,23 @@ TEST_P(SetsOnDevice, CatAndStackTakeVectors) {
   EXPECT_EQ(ts::stack(parts, 0).select(0, 2).to_vector(), (std::vector<float>(4, 2.0f)));
 }
 
+TEST_P(SetsOnDevice, MethodTwinsOnExpressions) {
+  const auto x = ts::Tensor<std::int32_t>::from_vector({4, 4, 1, 4, 1, 1}).to(device());
+  EXPECT_EQ((x * 1).unique_consecutive().to_vector(), (std::vector<std::int32_t>{4, 1, 4, 1}));
+  auto [v, inverse, counts] = (x + 0).unique_consecutive({.return_counts = true});
+  EXPECT_EQ(counts.to_vector(), (std::vector<std::int64_t>{2, 1, 1, 2}));
+  EXPECT_EQ(inverse.numel(), 0);
+  EXPECT_EQ((x - 1).bincount().to_vector(), (std::vector<std::int64_t>{3, 0, 0, 3}));
+  const auto w = ts::Tensor<double>::full({6}, 0.25, device());
+  EXPECT_EQ(x.bincount(w, 6).to_vector(), (std::vector<double>{0, 0.75, 0, 0, 0.75, 0}));
+  EXPECT_EQ((x * 2).histc(4, 0, 8).to_vector(), (std::vector<float>{0, 3, 0, 3}));
+  EXPECT_EQ(x.cast<std::int64_t>().one_hot(5).shape(), (ts::Shape{6, 5}));
+  const auto u = x.unique({.return_inverse = true});
+  EXPECT_EQ(u.values.to_vector(), (std::vector<std::int32_t>{1, 4}));
+  EXPECT_EQ(u.inverse.to_vector(), (std::vector<std::int64_t>{1, 1, 0, 1, 0, 0}));
+  EXPECT_EQ(u.counts.numel(), 0);
+}
+
 TESSERA_INSTANTIATE_ON_EACH_DEVICE(SetsOnDevice);
 
 TEST(SetsDevices, DeviceAnswersEqualHostAnswers) {
