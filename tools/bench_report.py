@@ -44,10 +44,12 @@ BINARIES = [
     ("bench_indexing", "indexing and gathering", "ops/indexing.md", "", "case"),
     ("bench_linalg", "matrix products", "ops/linalg.md", "", "case"),
     ("bench_order_stats", "quantile / median / softmax", "ops/statistics.md", "", "case"),
+    ("bench_stats", "unique / bincount / histc", "ops/statistics.md", "", "elements"),
 ]
 # Families whose third name component is an element count (the others index a case list).
 SIZE_FAMILIES = {"BM_FusedExpr", "BM_Broadcast", "BM_Transposed", "BM_SumProduct", "BM_Cast",
                  "BM_NonzeroSweep", "BM_BucketizeSweep"}
+SIZE_FAMILIES |= {"unique", "bincount", "histc"}  # bench_stats (sets and histograms)
 # What the case indices mean (bench/*_cases.hpp, bench/bench_ragged.cpp).
 CASES = {
     "BM_NonzeroBool": ["4000x4000 bool, 50 % true", "99 % true", "0.1 % true"],

@@ -333,7 +333,25 @@ def rows():
          instantiated("src/ops/order_stats.cpp", "TESSERA_INSTANTIATE_COV"),
          instantiated("src/ops/order_stats.cpp", "TESSERA_INSTANTIATE_COV"),
          "float32 result for integers; bool a static_assert (PyTorch raises)"),
-    ] + segment_rows() + reduction_rows() + matmul_rows() + linalg_decomposition_rows() + pointwise_rows()
+        ("`unique`, `unique_consecutive`", "ops/statistics.md#sets-and-histograms",
+         instantiated("src/ops/sets.cpp", "TESSERA_INSTANTIATE_UNIQUE"),
+         instantiated("src/ops/sets.cpp", "TESSERA_INSTANTIATE_UNIQUE"),
+         "sort engine + scan + index_put; inverse and counts int64; waits for the device"),
+        ("`bincount` (weights' dtype), `histc`", "ops/statistics.md#sets-and-histograms",
+         instantiated("src/ops/sets.cpp", "TESSERA_INSTANTIATE_BINNING"),
+         instantiated("src/ops/sets.cpp", "TESSERA_INSTANTIATE_BINNING"),
+         "bincount: indices of any integer dtype, counts int64; histc: float32 for integers; "
+         "segment sums of the scatter engine"),
+        ("`histogram`", "ops/statistics.md#sets-and-histograms",
+         (["float", "double"], "`src/ops/sets.cpp` (float and double, static_assert)"),
+         (["float", "double"], "`src/ops/sets.cpp` (float and double, static_assert)"),
+         "searchsorted + segment sums"),
+        ("`one_hot`", "ops/statistics.md#sets-and-histograms",
+         (["int64_t"], "`src/ops/sets.cpp` (int64 labels, static_assert)"),
+         (["int64_t"], "`src/ops/sets.cpp` (int64 labels, static_assert)"),
+         "int64 result"),
+    ] + segment_rows() + reduction_rows() + matmul_rows() + linalg_decomposition_rows() \
+      + pointwise_rows()
 
 
 def page():

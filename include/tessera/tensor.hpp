@@ -15,5 +15,6 @@
 #include "tessera/ops/scatter.hpp"
 #include "tessera/ops/searchsorted.hpp"
 #include "tessera/linalg/matmul.hpp"
+#include "tessera/ops/sets.hpp"
 #include "tessera/ops/shapes.hpp"
 #include "tessera/random/random.hpp"

@@ -14,6 +14,7 @@
 #include "tessera/ops/reduce_methods.hpp"
 #include "tessera/ops/scatter_methods.hpp"
 #include "tessera/ops/searchsorted_methods.hpp"
+#include "tessera/ops/sets_methods.hpp"
 #include "tessera/ops/shape_methods.hpp"
 
 namespace tessera {
@@ -28,6 +29,7 @@ struct OpMethods : NonzeroMethods<D>,
                    OrderStatsMethods<D>,
                    IndexingMethods<D>,
                    ShapeMethods<D>,
-                   MatmulMethods<D> {};
+                   MatmulMethods<D>,
+                   SetsMethods<D> {};
 
 }  // namespace tessera
