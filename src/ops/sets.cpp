@@ -187,7 +187,11 @@ Tensor<W> bincount_tensor(const Tensor<std::int64_t>& x, const Tensor<W>* weight
     if (lowest < 0) raise<ValueError>(op, "input must be non-negative, got an entry ", lowest);
   };
   const std::int64_t n = x.numel();
-  const std::int64_t length = n > 0 ? std::max(minlength, tessera::max(x) + 1) : minlength;
+  const std::int64_t highest = n > 0 ? tessera::max(x) : -1;
+  if (highest == std::numeric_limits<std::int64_t>::max()) {
+    raise<ValueError>(op, "an entry ", highest, " asks for more bins than int64 can count");
+  }
+  const std::int64_t length = std::max(minlength, highest + 1);
   if constexpr (std::is_same_v<W, std::int64_t>) {
     if (weights == nullptr) {
       // Counting drops negative entries; counts that miss some of the n entries reveal them,
