@@ -24,7 +24,8 @@ void tessera_case(benchmark::State& state, const std::string& name) {
   ts::Generator gen(1);
   const auto a512 = ts::rand<float>({512, 512}, gen), b512 = ts::rand<float>({512, 512}, gen);
   const auto d512 = a512.cast<double>(), e512 = b512.cast<double>();
-  const auto small_a = ts::rand<float>({4096, 8, 8}, gen), small_b = ts::rand<float>({4096, 8, 8}, gen);
+  const auto small_a = ts::rand<float>({4096, 8, 8}, gen),
+             small_b = ts::rand<float>({4096, 8, 8}, gen);
   const auto tall = ts::rand<float>({256, 1024}, gen), wide = ts::rand<float>({256, 256}, gen);
   const auto ia = ts::randint<std::int32_t>(0, 10, {256, 256}, gen);
   const auto ib = ts::randint<std::int32_t>(0, 10, {256, 256}, gen);

@@ -21,10 +21,9 @@ namespace bench::linalg {
 
 /// Case names, in registration order.
 inline const std::vector<std::string>& names() {
-  static const std::vector<std::string> s = {"mm_f32_512",       "mm_f64_512",
-                                             "bmm_f32_4096x8",   "matmul_f32_tn_1024x256",
-                                             "mm_i32_256",       "einsum_bij_bjk_f32",
-                                             "cdist_f32_2000x64"};
+  static const std::vector<std::string> s = {
+      "mm_f32_512", "mm_f64_512",         "bmm_f32_4096x8",   "matmul_f32_tn_1024x256",
+      "mm_i32_256", "einsum_bij_bjk_f32", "cdist_f32_2000x64"};
   return s;
 }
 

@@ -27,26 +27,29 @@ int run(const ts::Device dev) {
   // y = 1.5 + 2 x1 - 3 x2 + noise; the design matrix has a column of ones for the intercept.
   auto x = ts::rand<double>({kSamples, 2}, {gen, dev}) * 4.0 - 2.0;
   auto ones = ts::Tensor<double>::ones({kSamples, 1}, dev);
-  ts::Tensor<double> design = ts::cat({ones, x}, 1);                    // (400, 3)
+  ts::Tensor<double> design = ts::cat({ones, x}, 1);  // (400, 3)
   auto w_true = ts::tensor<double>({1.5, 2.0, -3.0}).to(dev);
-  ts::Tensor<double> y = ts::matmul(design, w_true) + ts::randn<double>({kSamples}, {gen, dev}) * 0.1;
-  auto w = ts::linalg::lstsq(design, y);                                // least squares
+  ts::Tensor<double> y =
+      ts::matmul(design, w_true) + ts::randn<double>({kSamples}, {gen, dev}) * 0.1;
+  auto w = ts::linalg::lstsq(design, y);  // least squares
   auto w_normal = ts::linalg::solve(design.mT().matmul(design), design.mT().matmul(y));
   // [end-snippet]
   const double fit_error = max_gap(w, w_true), normal_gap = max_gap(w, w_normal);
-  std::printf("fit: intercept %.3f, slopes %.3f %.3f (|w - w_true| <= %.3f; normal equations "
-              "agree to %.1e)\n",
-              w.cpu().at({0}), w.cpu().at({1}), w.cpu().at({2}), fit_error, normal_gap);
+  std::printf(
+      "fit: intercept %.3f, slopes %.3f %.3f (|w - w_true| <= %.3f; normal equations "
+      "agree to %.1e)\n",
+      w.cpu().at({0}), w.cpu().at({1}), w.cpu().at({2}), fit_error, normal_gap);
 
   // [snippet:linalg-pca]
   // 3 features driven by 2 latent factors (plus a little noise): the third component is ~0.
   auto latent = ts::randn<double>({kSamples, 2}, {gen, dev});
   auto mixing = ts::tensor<double>({{2.0, 1.0, 0.5}, {0.0, 1.0, -1.0}}).to(dev);
-  ts::Tensor<double> data = ts::matmul(latent, mixing) + ts::randn<double>({kSamples, 3}, {gen, dev}) * 0.01;
+  ts::Tensor<double> data =
+      ts::matmul(latent, mixing) + ts::randn<double>({kSamples, 3}, {gen, dev}) * 0.01;
   ts::Tensor<double> centred = data - ts::mean(data, 0, true);
   ts::Tensor<double> cov = ts::einsum("ni,nj->ij", {centred, centred}) / double(kSamples - 1);
-  auto [variances, axes] = ts::linalg::eigh(cov);                       // ascending
-  auto singular = ts::linalg::svdvals(centred);                         // descending
+  auto [variances, axes] = ts::linalg::eigh(cov);  // ascending
+  auto singular = ts::linalg::svdvals(centred);    // descending
   ts::Tensor<double> from_svd = singular * singular / double(kSamples - 1);
   // [end-snippet]
   example::wait_for(dev);

@@ -26,10 +26,10 @@ int run(const ts::Device dev) {
   // fraction of samples below it, so the result is spread evenly over [0, 1].
   ts::Tensor<float> signal = ts::exp(ts::randn<float>({kSignal}, {gen, dev}));
   const float lo = ts::amin(signal), hi = ts::amax(signal);
-  auto hist = ts::histc(signal, kBins, lo, hi);                        // counts per bin (float)
-  ts::Tensor<float> cdf = ts::cumsum(hist, 0) / float(kSignal);        // fraction up to each bin
+  auto hist = ts::histc(signal, kBins, lo, hi);                  // counts per bin (float)
+  ts::Tensor<float> cdf = ts::cumsum(hist, 0) / float(kSignal);  // fraction up to each bin
   auto edges = ts::Tensor<float>::linspace(lo, hi, kBins + 1, dev).narrow(0, 1, kBins - 1);
-  auto bin = ts::bucketize(signal, edges, /*right*/ true);              // the bin of each sample
+  auto bin = ts::bucketize(signal, edges, /*right*/ true);  // the bin of each sample
   ts::Tensor<float> equalised = cdf.index_select(0, bin);
   // [end-snippet]
   const float skew_before = ts::quantile(signal, 0.5) / hi;
@@ -44,14 +44,17 @@ int run(const ts::Device dev) {
   // Three clusters in 2-D around (0, 0), (4, 0) and (0, 4); 5 nearest neighbours vote.
   auto centres = ts::tensor<float>({{0, 0}, {4, 0}, {0, 4}}).to(dev);
   auto labels = ts::Tensor<std::int64_t>::arange(0, 3, 1, dev).repeat({kPerClass});
-  ts::Tensor<float> train = centres.index_select(0, labels) + ts::randn<float>({3 * kPerClass, 2}, {gen, dev});
+  ts::Tensor<float> train =
+      centres.index_select(0, labels) + ts::randn<float>({3 * kPerClass, 2}, {gen, dev});
   auto truth = ts::randint<std::int64_t>(0, 3, {kTest}, {gen, dev});
-  ts::Tensor<float> test = centres.index_select(0, truth) + ts::randn<float>({kTest, 2}, {gen, dev});
-  auto distances = ts::cdist(test, train);                             // (150, 600)
-  auto [near, at] = ts::topk(distances, 5, 1, /*largest*/ false);      // 5 nearest per test point
+  ts::Tensor<float> test =
+      centres.index_select(0, truth) + ts::randn<float>({kTest, 2}, {gen, dev});
+  auto distances = ts::cdist(test, train);                         // (150, 600)
+  auto [near, at] = ts::topk(distances, 5, 1, /*largest*/ false);  // 5 nearest per test point
   auto votes = labels.index_select(0, at.flatten()).reshape({kTest, 5});
-  auto [predicted, where] = ts::mode(votes, 1);                        // the majority label
-  auto [classes, inverse, counts] = ts::unique(predicted, {.return_inverse = true, .return_counts = true});
+  auto [predicted, where] = ts::mode(votes, 1);  // the majority label
+  auto [classes, inverse, counts] =
+      ts::unique(predicted, {.return_inverse = true, .return_counts = true});
   // [end-snippet]
   const double accuracy = ts::mean(ts::cast<double>(predicted == truth));
   const auto per_class = ts::bincount(predicted, 3).cpu();

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -374,6 +375,127 @@ TEST(Contract, RandomNumbers) {
   EXPECT_EQ(b.numel(), 4);
   EXPECT_EQ(perm.numel(), 10);
   EXPECT_EQ(picks.numel(), 3);
+}
+
+TEST(Contract, LinearAlgebra) {
+  auto a = ts::tensor<double>({{4, 1, 0}, {1, 3, 1}, {0, 1, 2}});
+  auto b = ts::Tensor<double>::eye(3);
+  auto v = ts::tensor<double>({1, 2, 3});
+  auto w = ts::tensor<double>({3, 2, 1});
+  auto a3 = a.unsqueeze(0).expand({2, 3, 3});
+  auto b3 = b.unsqueeze(0).expand({2, 3, 3});
+  auto c = ts::matmul(a, b);
+  a.matmul(b);
+  ts::mm(a, b);
+  ts::bmm(a3, b3);
+  ts::mv(a, v);
+  ts::dot(v, w);
+  ts::outer(v, w);
+  auto y = ts::einsum("bij,bjk->bik", {a3, b3});
+  ts::einsum("ii->i", {a});
+  ts::einsum("ij->", {a});
+  ts::einsum("...ij,...jk->...ik", {a3, b});
+  ts::tensordot(a, b, /*dims*/ 2);
+  ts::tensordot(a3, b3, {{1, 2}, {0, 1}});
+  auto A = a, B = b;
+  ts::linalg::solve(A, B);
+  ts::linalg::inv(A);
+  ts::linalg::det(A);
+  ts::linalg::cholesky(A);
+  auto [sign, logabsdet] = ts::linalg::slogdet(A);
+  auto [Q, R] = ts::linalg::qr(A);
+  auto [evals, evecs] = ts::linalg::eigh(A);
+  auto [U, S, Vh] = ts::linalg::svd(A, /*full_matrices*/ false);
+  ts::linalg::svd(A);
+  ts::linalg::svdvals(A);
+  auto x = ts::linalg::lstsq(A, B);
+  ts::linalg::vector_norm(v);
+  ts::linalg::vector_norm(a, /*ord*/ 1.0, /*dim*/ 1, /*keepdim*/ false);
+  ts::linalg::matrix_norm(A);
+  ts::linalg::matrix_norm(A, "nuc");
+  ts::linalg::matrix_norm(A, 2.0);
+  ts::linalg::norm(a);
+  ts::trace(A);
+  EXPECT_EQ(c.to_vector(), a.to_vector());
+  EXPECT_EQ(y.shape(), (ts::Shape{2, 3, 3}));
+  EXPECT_EQ(ts::dot(v, w).item(), 10.0);
+  EXPECT_NEAR(ts::linalg::det(A).item(), 18.0, 1e-12);
+  EXPECT_EQ(sign.item(), 1.0);
+  EXPECT_NEAR(logabsdet.item(), std::log(18.0), 1e-12);
+  EXPECT_EQ(Q.shape(), (ts::Shape{3, 3}));
+  EXPECT_EQ(R.shape(), (ts::Shape{3, 3}));
+  EXPECT_EQ(evals.numel(), 3);
+  EXPECT_EQ(evecs.shape(), (ts::Shape{3, 3}));
+  EXPECT_EQ(U.shape(), (ts::Shape{3, 3}));
+  EXPECT_EQ(S.numel(), 3);
+  EXPECT_EQ(Vh.shape(), (ts::Shape{3, 3}));
+  EXPECT_EQ(x.shape(), (ts::Shape{3, 3}));
+  EXPECT_EQ(ts::trace(A).item(), 9.0);
+}
+
+TEST(Contract, StatisticsAndSets) {
+  auto i = ts::tensor<int64_t>({3, 1, 3, 0, 1, 3});
+  ts::Tensor<int64_t> uq = ts::unique(i);
+  auto [vals, inverse, counts] = ts::unique(i, {.return_inverse = true, .return_counts = true});
+  auto m2d = ts::tensor<int64_t>({{1, 2}, {0, 1}, {1, 2}});
+  ts::unique(m2d, {.dim = 0});
+  ts::unique_consecutive(i, {.return_counts = true});
+  auto weights = ts::tensor<float>({1, 1, 1, 1, 1, 1});
+  ts::bincount(i);
+  ts::bincount(i, /*minlength*/ 10);
+  ts::bincount(i, weights, /*minlength*/ 10);
+  auto x = ts::tensor<float>({{0.1f, 0.9f, 0.4f}, {0.3f, 0.7f, 0.2f}});
+  ts::histc(x, /*bins*/ 10, /*min*/ 0.0f, /*max*/ 1.0f);
+  auto [hist, edges] = ts::histogram(x, /*bins*/ 10);
+  auto edges_tensor = ts::Tensor<float>::linspace(0.0f, 1.0f, 5);
+  auto w = ts::Tensor<float>::ones({2, 3});
+  ts::histogram(x, edges_tensor, {.weight = w, .density = true});
+  float q50 = ts::quantile(x, 0.5);
+  float md = ts::median(x);
+  auto qs = ts::tensor<float>({0.25f, 0.75f});
+  ts::quantile(x, qs, /*dim*/ 1, /*keepdim*/ false, ts::Interpolation::Linear);
+  ts::nanquantile(x, 0.9);
+  auto [med, at] = ts::median(x, 1);
+  ts::nanmedian(x);
+  ts::nanmedian(x, 1);
+  auto [kv, ki] = ts::kthvalue(x, /*k*/ 2, /*dim*/ 1);
+  auto [mo, mi] = ts::mode(x, 1);
+  ts::softmax(x, 1);
+  ts::log_softmax(x, -1);
+  auto a = x, b = x;
+  ts::cdist(a, b);
+  ts::cdist(a, b, /*p*/ 1.0);
+  ts::diff(x);
+  ts::diff(x, /*n*/ 2, /*dim*/ 0);
+  auto obs = x;
+  ts::cov(obs);
+  ts::corrcoef(obs);
+  auto labels = ts::tensor<int64_t>({0, 2, 1});
+  ts::Tensor<int64_t> oh = ts::one_hot(labels, /*num_classes*/ 10);
+  std::vector<ts::Tensor<float>> parts_list = {x, x};
+  ts::cat(parts_list, 0);
+  ts::stack(parts_list, 1);
+  x.unique();
+  x.softmax(1);
+  x.quantile(0.5);
+  x.median();
+  i.bincount();
+  EXPECT_EQ(uq.to_vector(), (std::vector<int64_t>{0, 1, 3}));
+  EXPECT_EQ(counts.to_vector(), (std::vector<int64_t>{1, 2, 3}));
+  EXPECT_EQ(inverse.to_vector(), (std::vector<int64_t>{2, 1, 2, 0, 1, 2}));
+  EXPECT_EQ(vals.numel(), 3);
+  EXPECT_EQ(hist.numel(), 10);
+  EXPECT_EQ(edges.numel(), 11);
+  EXPECT_FLOAT_EQ(q50, 0.35f);
+  EXPECT_FLOAT_EQ(md, 0.3f);
+  EXPECT_EQ(med.numel(), 2);
+  EXPECT_EQ(at.numel(), 2);
+  EXPECT_EQ(kv.numel(), 2);
+  EXPECT_EQ(ki.numel(), 2);
+  EXPECT_EQ(mo.numel(), 2);
+  EXPECT_EQ(mi.numel(), 2);
+  EXPECT_EQ(oh.shape(), (ts::Shape{3, 10}));
+  EXPECT_EQ(ts::cdist(a, b).shape(), (ts::Shape{2, 2}));
 }
 
 }  // namespace
