@@ -16,7 +16,7 @@ constexpr std::int64_t kSamples = 400;
 
 /// Largest |a - b| over every element.
 double max_gap(const ts::Tensor<double>& a, const ts::Tensor<double>& b) {
-  return ts::amax(ts::abs(a - b));
+  return ts::max(ts::abs(a - b));
 }
 
 int run(const ts::Device dev) {
@@ -25,7 +25,7 @@ int run(const ts::Device dev) {
 
   // [snippet:linalg-least-squares]
   // y = 1.5 + 2 x1 - 3 x2 + noise; the design matrix has a column of ones for the intercept.
-  auto x = ts::rand<double>({kSamples, 2}, {gen, dev}) * 4.0 - 2.0;
+  ts::Tensor<double> x = ts::rand<double>({kSamples, 2}, {gen, dev}) * 4.0 - 2.0;
   auto ones = ts::Tensor<double>::ones({kSamples, 1}, dev);
   ts::Tensor<double> design = ts::cat({ones, x}, 1);  // (400, 3)
   auto w_true = ts::tensor<double>({1.5, 2.0, -3.0}).to(dev);

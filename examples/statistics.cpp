@@ -22,12 +22,14 @@ int run(const ts::Device dev) {
   ts::Generator gen(2026);
 
   // [snippet:statistics-equalise]
-  // A log-normal signal: most samples crowd the low end. Equalising maps each sample to the
-  // fraction of samples below it, so the result is spread evenly over [0, 1].
-  ts::Tensor<float> signal = ts::exp(ts::randn<float>({kSignal}, {gen, dev}));
-  const float lo = ts::amin(signal), hi = ts::amax(signal);
-  auto hist = ts::histc(signal, kBins, lo, hi);                  // counts per bin (float)
-  ts::Tensor<float> cdf = ts::cumsum(hist, 0) / float(kSignal);  // fraction up to each bin
+  // A skewed signal (chi-square, 3 degrees of freedom): most samples crowd the low end.
+  // Equalising maps each sample to the fraction of samples below it (the middle of its bin),
+  // so the result is spread evenly over [0, 1].
+  auto z = ts::randn<float>({kSignal, 3}, {gen, dev});
+  ts::Tensor<float> signal = ts::sum(z * z, 1);
+  const float lo = ts::min(signal), hi = ts::max(signal);
+  auto hist = ts::histc(signal, kBins, lo, hi);  // counts per bin (float)
+  ts::Tensor<float> cdf = (ts::cumsum(hist, 0) - hist * 0.5f) / float(kSignal);  // bin middles
   auto edges = ts::Tensor<float>::linspace(lo, hi, kBins + 1, dev).narrow(0, 1, kBins - 1);
   auto bin = ts::bucketize(signal, edges, /*right*/ true);  // the bin of each sample
   ts::Tensor<float> equalised = cdf.index_select(0, bin);

@@ -396,7 +396,7 @@ TEST(Contract, LinearAlgebra) {
   ts::einsum("ij->", {a});
   ts::einsum("...ij,...jk->...ik", {a3, b});
   ts::tensordot(a, b, /*dims*/ 2);
-  ts::tensordot(a3, b3, {{1, 2}, {0, 1}});
+  ts::tensordot(a3, a3.permute({1, 2, 0}), {{1, 2}, {0, 1}});
   auto A = a, B = b;
   ts::linalg::solve(A, B);
   ts::linalg::inv(A);
