@@ -6,7 +6,7 @@
 # naming the package to install. Defines:
 #   TESSERA_BLAS_LIBRARIES     libraries to link (OpenBLAS, LAPACKE)
 #   TESSERA_BLAS_INCLUDE_DIRS  directories holding cblas.h and lapacke.h
-#   TESSERA_BLAS_NAME          what was found, for the configure log and ts::linalg::blas_info
+#   TESSERA_BLAS_NAME          what was found, for the configure log
 
 set(_tessera_blas_help
     "install Debian's libopenblas-openmp-dev and liblapacke-dev (apt-get install "

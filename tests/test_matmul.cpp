@@ -14,28 +14,16 @@
 #include <vector>
 
 #include "support/golden.hpp"
+#include "support/pointwise_check.hpp"
 #include "support/typed.hpp"
 
 namespace ts = tessera;
 using tessera_test::decode_all;
 using tessera_test::golden;
 using tessera_test::shape_of;
+using tessera_test::with_dtype;
 
 namespace {
-
-/// Calls f(T{}) with the type named by a golden case's dtype.
-template <class F>
-void with_dtype(const std::string& name, F&& f) {
-  if (name == "float32") return f(float{});
-  if (name == "float64") return f(double{});
-  if (name == "int8") return f(std::int8_t{});
-  if (name == "uint8") return f(std::uint8_t{});
-  if (name == "int16") return f(std::int16_t{});
-  if (name == "int32") return f(std::int32_t{});
-  if (name == "int64") return f(std::int64_t{});
-  if (name == "bool") return f(bool{});
-  FAIL() << "unknown dtype " << name;
-}
 
 template <class T>
 ts::Tensor<T> golden_input(const nlohmann::json& packed, ts::Device device) {
@@ -78,7 +66,7 @@ TEST_P(MatmulGolden, EveryCaseMatchesPyTorch) {
   ASSERT_GT(cases.size(), 50u);
   for (const auto& c : cases) {
     with_dtype(c["dtype"].get<std::string>(), [&](auto tag) {
-      using T = decltype(tag);
+      using T = typename decltype(tag)::type;
       SCOPED_TRACE(c["op"].get<std::string>() + " " + c["args"].dump() + " " +
                    c["dtype"].get<std::string>());
       std::vector<ts::Tensor<T>> xs;

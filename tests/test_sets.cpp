@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "support/golden.hpp"
+#include "support/pointwise_check.hpp"
 #include "support/typed.hpp"
 
 namespace ts = tessera;
@@ -24,22 +25,9 @@ using tessera_test::available_devices;
 using tessera_test::decode_all;
 using tessera_test::golden;
 using tessera_test::shape_of;
+using tessera_test::with_dtype;
 
 namespace {
-
-/// Calls f(std::type_identity<T>{}) for the dtype named `name`.
-template <class F>
-void with_dtype(const std::string& name, F&& f) {
-  if (name == "bool") return f(std::type_identity<bool>{});
-  if (name == "uint8") return f(std::type_identity<std::uint8_t>{});
-  if (name == "int8") return f(std::type_identity<std::int8_t>{});
-  if (name == "int16") return f(std::type_identity<std::int16_t>{});
-  if (name == "int32") return f(std::type_identity<std::int32_t>{});
-  if (name == "int64") return f(std::type_identity<std::int64_t>{});
-  if (name == "float32") return f(std::type_identity<float>{});
-  if (name == "float64") return f(std::type_identity<double>{});
-  ADD_FAILURE() << "unknown dtype " << name;
-}
 
 /// The same values in memory of another layout: every other element of a wider last dim.
 template <class T>

@@ -211,7 +211,10 @@ def linalg_decomposition_rows():
     types = [t for t in re.findall(r"^TESSERA_INSTANTIATE_LINALG\((\w+)\)", text, re.M)]
     if not types:
         sys.exit(f"support_matrix.py: {LINALG_CPP} no longer instantiates TESSERA_INSTANTIATE_LINALG")
-    src = f"`TESSERA_INSTANTIATE_LINALG` in `{LINALG_CPP}` (LAPACK)"
+    solvers = "src/linalg/solvers.cpp"
+    if "TESSERA_INSTANTIATE_LINALG_SOLVERS(float)" not in read(solvers):
+        sys.exit(f"support_matrix.py: {solvers} no longer instantiates the solvers for float")
+    src = (f"`TESSERA_INSTANTIATE_LINALG` in `{LINALG_CPP}` and `{solvers}` (LAPACK)")
     header = "include/tessera/linalg/decompositions.hpp"
     if LINALG_ASSERT not in read(header):
         sys.exit(f"support_matrix.py: {header} no longer has the static_assert '{LINALG_ASSERT}'")

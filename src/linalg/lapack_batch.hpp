@@ -1,0 +1,389 @@
+#pragma once
+// What the LAPACK-backed ops share (src/linalg/solvers.cpp, src/linalg/decompositions.cpp):
+// LAPACKE's _work routines by element type, the shape rules of torch.linalg, the copies between
+// row-major tensors and column-major workspaces, the loop over a batch of matrices (small ones
+// in parallel on the host pool, where OpenBLAS's LAPACK runs single-threaded; large ones on the
+// calling thread, where OpenBLAS uses its own threads), and the LinAlgError texts. A failure
+// (singular matrix, not positive-definite) is recorded per matrix and raised after the loop,
+// for the first one.
+//
+// Each matrix is copied into a column-major workspace and handed to a _work routine with
+// LAPACK_COL_MAJOR: no transposed copies inside LAPACKE and no NaN screening (LAPACKE's
+// high-level routines refuse a NaN input without computing anything, where PyTorch returns
+// NaNs).
+
+#include <lapacke.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "tessera/core/error.hpp"
+#include "tessera/expr/broadcast.hpp"
+#include "tessera/expr/host_parallel.hpp"
+#include "tessera/linalg/decompositions.hpp"
+#include "tessera/tensor.hpp"
+
+namespace tessera::detail::lapack_batch {
+
+// ---- LAPACKE by element type -----------------------------------------------------------------
+
+inline lapack_int lapack_gesv(lapack_int n, lapack_int nrhs, float* a, lapack_int* ipiv, float* b,
+                              lapack_int ldb) {
+  return LAPACKE_sgesv_work(LAPACK_COL_MAJOR, n, nrhs, a, n, ipiv, b, ldb);
+}
+inline lapack_int lapack_gesv(lapack_int n, lapack_int nrhs, double* a, lapack_int* ipiv, double* b,
+                              lapack_int ldb) {
+  return LAPACKE_dgesv_work(LAPACK_COL_MAJOR, n, nrhs, a, n, ipiv, b, ldb);
+}
+inline lapack_int lapack_getrf(lapack_int n, float* a, lapack_int* ipiv) {
+  return LAPACKE_sgetrf_work(LAPACK_COL_MAJOR, n, n, a, n, ipiv);
+}
+inline lapack_int lapack_getrf(lapack_int n, double* a, lapack_int* ipiv) {
+  return LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, a, n, ipiv);
+}
+inline lapack_int lapack_potrf(lapack_int n, float* a) {
+  return LAPACKE_spotrf_work(LAPACK_COL_MAJOR, 'L', n, a, n);
+}
+inline lapack_int lapack_potrf(lapack_int n, double* a) {
+  return LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, a, n);
+}
+inline lapack_int lapack_geqrf(lapack_int m, lapack_int n, float* a, float* tau, float* work,
+                               lapack_int lwork) {
+  return LAPACKE_sgeqrf_work(LAPACK_COL_MAJOR, m, n, a, m, tau, work, lwork);
+}
+inline lapack_int lapack_geqrf(lapack_int m, lapack_int n, double* a, double* tau, double* work,
+                               lapack_int lwork) {
+  return LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, m, n, a, m, tau, work, lwork);
+}
+inline lapack_int lapack_orgqr(lapack_int m, lapack_int k, float* a, const float* tau, float* work,
+                               lapack_int lwork) {
+  return LAPACKE_sorgqr_work(LAPACK_COL_MAJOR, m, k, k, a, m, tau, work, lwork);
+}
+inline lapack_int lapack_orgqr(lapack_int m, lapack_int k, double* a, const double* tau,
+                               double* work, lapack_int lwork) {
+  return LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, m, k, k, a, m, tau, work, lwork);
+}
+inline lapack_int lapack_syevd(lapack_int n, float* a, float* w, float* work, lapack_int lwork,
+                               lapack_int* iwork, lapack_int liwork) {
+  return LAPACKE_ssyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, a, n, w, work, lwork, iwork, liwork);
+}
+inline lapack_int lapack_syevd(lapack_int n, double* a, double* w, double* work, lapack_int lwork,
+                               lapack_int* iwork, lapack_int liwork) {
+  return LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, a, n, w, work, lwork, iwork, liwork);
+}
+inline lapack_int lapack_gesdd(char jobz, lapack_int m, lapack_int n, float* a, float* s, float* u,
+                               lapack_int ldu, float* vt, lapack_int ldvt, float* work,
+                               lapack_int lwork, lapack_int* iwork) {
+  return LAPACKE_sgesdd_work(LAPACK_COL_MAJOR, jobz, m, n, a, m, s, u, ldu, vt, ldvt, work, lwork,
+                             iwork);
+}
+inline lapack_int lapack_gesdd(char jobz, lapack_int m, lapack_int n, double* a, double* s,
+                               double* u, lapack_int ldu, double* vt, lapack_int ldvt, double* work,
+                               lapack_int lwork, lapack_int* iwork) {
+  return LAPACKE_dgesdd_work(LAPACK_COL_MAJOR, jobz, m, n, a, m, s, u, ldu, vt, ldvt, work, lwork,
+                             iwork);
+}
+inline lapack_int lapack_gelsd(lapack_int m, lapack_int n, lapack_int nrhs, float* a, float* b,
+                               lapack_int ldb, float* s, float rcond, lapack_int* rank, float* work,
+                               lapack_int lwork, lapack_int* iwork) {
+  return LAPACKE_sgelsd_work(LAPACK_COL_MAJOR, m, n, nrhs, a, m, b, ldb, s, rcond, rank, work,
+                             lwork, iwork);
+}
+inline lapack_int lapack_gelsd(lapack_int m, lapack_int n, lapack_int nrhs, double* a, double* b,
+                               lapack_int ldb, double* s, double rcond, lapack_int* rank,
+                               double* work, lapack_int lwork, lapack_int* iwork) {
+  return LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, m, n, nrhs, a, m, b, ldb, s, rcond, rank, work,
+                             lwork, iwork);
+}
+
+/// The size LAPACK asked for in a workspace query (its answer is a float; at least 1).
+template <class T>
+lapack_int query_size(T answer) {
+  return std::max<lapack_int>(1, static_cast<lapack_int>(std::ceil(answer)));
+}
+
+// ---- shapes ------------------------------------------------------------------------------------
+
+/// A batch of matrices: the batch shape, how many matrices, and their extents.
+struct MatrixBatch {
+  std::vector<std::int64_t> batch;
+  std::int64_t count = 1;
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+};
+
+/// Checks that `a` has at least 2 dims (ShapeError with PyTorch's words) and that its matrices
+/// are within LAPACK's int range; splits its shape.
+inline MatrixBatch matrices_of(const char* op, const Shape& s, const char* name = "A") {
+  if (s.size() < 2) {
+    raise<ShapeError>(op, "The input tensor ", name, " must have at least 2 dimensions.");
+  }
+  MatrixBatch m;
+  m.batch.assign(s.begin(), s.end() - 2);
+  for (const std::int64_t d : m.batch) m.count *= d;
+  m.rows = s[s.size() - 2];
+  m.cols = s[s.size() - 1];
+  constexpr std::int64_t kMax = std::numeric_limits<lapack_int>::max() / 8;
+  if (m.rows > kMax || m.cols > kMax || m.rows * m.cols > kMax) {
+    raise<ValueError>(op, name, " has ", m.rows, " by ", m.cols,
+                      " matrices, more than LAPACK's 32-bit indices address");
+  }
+  return m;
+}
+
+/// As matrices_of, and the matrices must be square.
+inline MatrixBatch square_matrices_of(const char* op, const Shape& s) {
+  MatrixBatch m = matrices_of(op, s);
+  if (m.rows != m.cols) {
+    raise<ShapeError>(op, "A must be batches of square matrices, but they are ", m.rows, " by ",
+                      m.cols, " matrices");
+  }
+  return m;
+}
+
+/// `batch` followed by `tail`.
+inline Shape shape_with(const std::vector<std::int64_t>& batch,
+                        std::initializer_list<std::int64_t> tail) {
+  std::vector<std::int64_t> dims = batch;
+  dims.insert(dims.end(), tail.begin(), tail.end());
+  return Shape(dims);
+}
+
+/// The broadcast of two batch shapes (ShapeError naming op when they do not broadcast).
+inline std::vector<std::int64_t> broadcast_batch(const char* op, const std::vector<std::int64_t>& a,
+                                                 const std::vector<std::int64_t>& b) {
+  return broadcast_shapes(op, Shape(a), Shape(b)).vec();
+}
+
+/// The right-hand side of solve or lstsq: whether B is a vector, its column count, and the
+/// broadcast batch of A and B (`m`: A's matrices over that batch).
+struct RhsLayout {
+  MatrixBatch m;
+  bool vector = false;
+  std::int64_t k = 1;
+};
+
+/// Checks A and B of linalg.solve (torch.linalg.solve's rules) and lays B out.
+inline RhsLayout solve_layout(const Shape& a, const Shape& b) {
+  const char* op = "linalg.solve";
+  RhsLayout r;
+  r.m = square_matrices_of(op, a);
+  if (b.size() < 1) raise<ShapeError>(op, "The input tensor B must have at least 1 dimension.");
+  const std::int64_t n = r.m.rows;
+  // B is a vector when 1-D, or A's batch shape plus n (torch.linalg.solve's rule).
+  r.vector =
+      b.size() == 1 || (b.size() + 1 == a.size() && std::equal(b.begin(), b.end(), a.begin()));
+  const std::int64_t brows = r.vector ? b.back() : b[b.size() - 2];
+  r.k = r.vector ? 1 : b.back();
+  if (brows != n) {
+    raise<ShapeError>(op, "Incompatible shapes of A and B for the equation AX = B (", n, "x", n,
+                      " and ", brows, "x", r.k, ")");
+  }
+  const std::vector<std::int64_t> bbatch(b.begin(), b.end() - (r.vector ? 1 : 2));
+  r.m.batch = broadcast_batch(op, r.m.batch, bbatch);
+  r.m.count = 1;
+  for (const std::int64_t d : r.m.batch) r.m.count *= d;
+  return r;
+}
+
+/// Checks A and B of linalg.lstsq and lays B out (a vector when it has one dim fewer than A).
+inline RhsLayout lstsq_layout(const Shape& a, const Shape& b) {
+  const char* op = "linalg.lstsq";
+  RhsLayout r;
+  r.m = matrices_of(op, a);
+  if (b.size() < 1 || b.size() > a.size() || a.size() - b.size() > 1) {
+    raise<ShapeError>(op, "B must have A's number of dimensions (", a.size(),
+                      ") or one fewer, but it has ", b.size());
+  }
+  r.vector = b.size() + 1 == a.size();
+  const std::int64_t brows = r.vector ? b.back() : b[b.size() - 2];
+  r.k = r.vector ? 1 : b.back();
+  if (brows != r.m.rows) {
+    raise<ShapeError>(op, "A.size(-2) = ", r.m.rows, " must match B.size(-2) = ", brows,
+                      r.vector ? " (B a vector: B.size(-1))" : "");
+  }
+  const std::vector<std::int64_t> bbatch(b.begin(), b.end() - (r.vector ? 1 : 2));
+  r.m.batch = broadcast_batch(op, r.m.batch, bbatch);
+  r.m.count = 1;
+  for (const std::int64_t d : r.m.batch) r.m.count *= d;
+  return r;
+}
+
+/// A and B on one device (DeviceError otherwise).
+template <class T>
+void same_device(const char* op, const Tensor<T>& a, const Tensor<T>& b) {
+  if (a.device() != b.device()) {
+    raise<DeviceError>(op, "A is on ", a.device().str(), " and B on ", b.device().str());
+  }
+}
+
+/// `a` on the host, contiguous, row-major (the input itself when it already is one).
+template <class T>
+Tensor<T> host_rows(const Tensor<T>& a) {
+  const Tensor<T> host = a.device().is_cpu() ? a : a.to(Device::cpu());
+  return host.is_contiguous() ? host : host.contiguous();
+}
+
+/// `a` broadcast to `shape` on the host, contiguous (a copy when it must be expanded).
+template <class T>
+Tensor<T> host_rows_as(const Tensor<T>& a, const Shape& shape) {
+  const Tensor<T> host = host_rows(a);
+  return host.shape() == shape ? host : host.expand(shape).contiguous();
+}
+
+/// `t` moved to `device` (t itself on the host).
+template <class T>
+Tensor<T> on(const Tensor<T>& t, Device device) {
+  return device.is_cpu() ? t : t.to(device);
+}
+
+// ---- copies between row-major tensors and column-major workspaces -----------------------------
+
+/// The row-major rows x cols matrix at `src` into column-major `dst` (leading dimension ld).
+template <class T>
+void load_columns(const T* src, std::int64_t rows, std::int64_t cols, T* dst, std::int64_t ld) {
+  for (std::int64_t j = 0; j < cols; ++j) {
+    for (std::int64_t i = 0; i < rows; ++i) dst[i + j * ld] = src[i * cols + j];
+  }
+}
+
+/// The column-major rows x cols matrix at `src` (leading dimension ld) into row-major `dst`.
+template <class T>
+void store_rows(const T* src, std::int64_t ld, std::int64_t rows, std::int64_t cols, T* dst) {
+  for (std::int64_t i = 0; i < rows; ++i) {
+    for (std::int64_t j = 0; j < cols; ++j) dst[i * cols + j] = src[i + j * ld];
+  }
+}
+
+/// Workspaces that the matrices of one task reuse: each slot grows to the largest size asked
+/// for and is not cleared between matrices.
+template <class T>
+class Scratch {
+ public:
+  /// At least `size` values of T (at least one) in slot `slot` (0 to 3).
+  T* values(int slot, std::int64_t size) { return grow(values_[slot], size); }
+  /// At least `size` LAPACK integers in slot `slot` (0 or 1).
+  lapack_int* ints(int slot, std::int64_t size) { return grow(ints_[slot], size); }
+
+ private:
+  template <class U>
+  static U* grow(std::vector<U>& v, std::int64_t size) {
+    const auto n = static_cast<std::size_t>(std::max<std::int64_t>(1, size));
+    if (v.size() < n) v.resize(n);
+    return v.data();
+  }
+  std::vector<T> values_[4];
+  std::vector<lapack_int> ints_[2];
+};
+
+/// Runs `f(b, scratch)` for every matrix b of a batch of `count`: in parallel on the host pool
+/// when there are several small ones (`size` = the largest extent), in contiguous runs of
+/// matrices that share one Scratch; on this thread otherwise (where one LAPACK call uses
+/// OpenBLAS's threads).
+template <class T, class F>
+void for_each_matrix(std::int64_t count, std::int64_t size, const F& f) {
+  constexpr std::int64_t kParallelBelow = 192;
+  if (count > 1 && size < kParallelBelow) {
+    const std::int64_t tasks = std::min<std::int64_t>(count, 4 * host_thread_count());
+    host_parallel_for(tasks, [&](std::int64_t t) {
+      Scratch<T> scratch;
+      for (std::int64_t b = t * count / tasks; b < (t + 1) * count / tasks; ++b) f(b, scratch);
+    });
+  } else {
+    Scratch<T> scratch;
+    for (std::int64_t b = 0; b < count; ++b) f(b, scratch);
+  }
+}
+
+/// The first nonzero status of a batch (LAPACK's info > 0) and its batch element, or -1.
+struct Failure {
+  std::int64_t element = -1;
+  lapack_int info = 0;
+};
+inline Failure first_failure(const std::vector<lapack_int>& info) {
+  for (std::size_t b = 0; b < info.size(); ++b) {
+    if (info[b] != 0) return {static_cast<std::int64_t>(b), info[b]};
+  }
+  return {};
+}
+
+/// PyTorch's "(Batch element i): " prefix (counted from 0, as PyTorch does), empty for one
+/// matrix (no batch dims).
+inline std::string batch_part(const MatrixBatch& m, std::int64_t element) {
+  if (m.batch.empty()) return {};
+  return "(Batch element " + std::to_string(element) + "): ";
+}
+
+/// Status of a matrix that holds a value LAPACK's SVD drivers refuse (NaN; for lstsq also inf):
+/// recorded instead of calling them (they would print to stderr and return info < 0).
+inline constexpr lapack_int kNonFinite = std::numeric_limits<lapack_int>::min();
+
+/// True when any of the `count` values at `p` is NaN (or, with `infinite`, infinite).
+template <class T>
+bool has_non_finite(const T* p, std::int64_t count, bool infinite) {
+  for (std::int64_t i = 0; i < count; ++i) {
+    if (std::isnan(p[i]) || (infinite && std::isinf(p[i]))) return true;
+  }
+  return false;
+}
+
+/// An argument error inside LAPACK (info < 0) is a bug of this file, never the user's.
+[[noreturn]] inline void lapack_bug(const char* op, const char* routine, lapack_int info) {
+  raise<Error>(op, "internal error: LAPACK's ", routine, " rejected argument ", -info);
+}
+
+/// Raises the LinAlgError of a singular matrix (LU factor with the zero diagonal element
+/// `info`), in PyTorch's words for `op` (inv or solve).
+[[noreturn]] inline void raise_singular(const char* op, const MatrixBatch& m, const Failure& f) {
+  if (std::string(op) == "linalg.inv") {
+    raise<LinAlgError>(op, batch_part(m, f.element), "The diagonal element ", f.info,
+                       " is zero, the inversion could not be completed because the input matrix "
+                       "is singular.");
+  }
+  raise<LinAlgError>(op, batch_part(m, f.element),
+                     "The solver failed because the input matrix is singular.");
+}
+
+/// Checks the statuses of a batch: argument errors are bugs; `on_failure` raises the first
+/// positive one.
+template <class F>
+void check_statuses(const char* op, const char* routine, const std::vector<lapack_int>& info,
+                    const F& on_failure) {
+  for (const lapack_int i : info) {
+    if (i < 0 && i != kNonFinite) lapack_bug(op, routine, i);
+  }
+  const Failure f = first_failure(info);
+  if (f.element >= 0) on_failure(f);
+}
+
+// ---- solve and inv (gesv) ------------------------------------------------------------------
+
+/// Solves A X = B for every matrix: a (count, n, n), b (count, n, k) row-major host tensors;
+/// returns X (count, n, k) row-major and raises for a singular A (`op` names the caller).
+template <class T>
+void gesv_batch(const char* op, const MatrixBatch& m, const T* a, const T* b, std::int64_t k,
+                T* x) {
+  const std::int64_t n = m.rows;
+  std::vector<lapack_int> info(static_cast<std::size_t>(m.count), 0);
+  if (n > 0 && k > 0) {
+    for_each_matrix<T>(m.count, n, [&](std::int64_t i, Scratch<T>& ws) {
+      T* lu = ws.values(0, n * n);
+      T* rhs = ws.values(1, n * k);
+      lapack_int* ipiv = ws.ints(0, n);
+      load_columns(a + i * n * n, n, n, lu, n);
+      load_columns(b + i * n * k, n, k, rhs, n);
+      info[static_cast<std::size_t>(i)] =
+          lapack_gesv(static_cast<lapack_int>(n), static_cast<lapack_int>(k), lu, ipiv, rhs,
+                      static_cast<lapack_int>(n));
+      store_rows(rhs, n, n, k, x + i * n * k);
+    });
+  }
+  check_statuses(op, "gesv", info, [&](const Failure& f) { raise_singular(op, m, f); });
+}
+
+}  // namespace tessera::detail::lapack_batch
