@@ -1,8 +1,8 @@
 // cdist: p-norm distances between the rows of two batches of matrices. Euclidean distances of
-// more than 25 rows on either side go through the product engine as PyTorch's do
-// (|x|^2 + |y|^2 - 2 x.y, clamped at 0); every other case reduces |x - y| over the columns on
-// the reduction engine, reading the broadcast difference inside the reduction (no (P, R, M)
-// temporary).
+// more than 25 rows on either side go through the product engine as PyTorch's do (one product
+// of augmented rows gives |x|^2 + |y|^2 - 2 x.y, clamped at 0); every other case reduces |x - y|
+// over the columns on the reduction engine, reading the broadcast difference inside the reduction
+// (no (P, R, M) temporary).
 
 #include <cmath>
 #include <cstdint>
@@ -37,11 +37,18 @@ Tensor<T> cdist_tensor(const Tensor<T>& a, const Tensor<T>& b, double p) {
   }
   const std::int64_t rows_a = a.size(-2), rows_b = b.size(-2);
   if (p == 2 && (rows_a > kProductRows || rows_b > kProductRows) && a.size(-1) > 0) {
+    // One product gives |x|^2 + |y|^2 - 2 x.y: [-2x, |x|^2, 1] . [y, 1, |y|^2] (PyTorch's
+    // _euclidean_dist), then the clamp and the root in place over one contiguous tensor.
     const Tensor<T> norms_a = tessera::sum(a * a, std::int64_t{-1}, true);
-    const Tensor<T> norms_b = tessera::sum(b * b, std::int64_t{-1}).unsqueeze(-2);
-    const Tensor<T> products = batched_matmul("cdist", a, b.mT());
-    return Tensor<T>(tessera::sqrt(
-        tessera::clamp_min(norms_a + norms_b - products * static_cast<T>(2), static_cast<T>(0))));
+    const Tensor<T> norms_b = tessera::sum(b * b, std::int64_t{-1}, true);
+    const Tensor<T> left = tessera::cat(
+        {Tensor<T>(a * static_cast<T>(-2)), norms_a, Tensor<T>::ones(norms_a.shape(), a.device())},
+        -1);
+    const Tensor<T> right =
+        tessera::cat({b, Tensor<T>::ones(norms_b.shape(), b.device()), norms_b}, -1);
+    Tensor<T> out = batched_matmul("cdist", left, right.mT());
+    out = tessera::sqrt(tessera::clamp_min(out, static_cast<T>(0)));
+    return out;
   }
   const auto x = a.unsqueeze(-2), y = b.unsqueeze(-3);
   if (a.size(-1) == 0) {
