@@ -31,12 +31,8 @@ Tensor<T> linalg_inv(const Tensor<T>& a) {
   const MatrixBatch m = square_matrices_of(op, a.shape());
   const std::int64_t n = m.rows;
   const Tensor<T> ha = host_rows(a);
-  // The identity for every matrix: gesv's right-hand side.
-  Tensor<T> eye = Tensor<T>::zeros(shape_with(m.batch, {n, n}));
-  T* e = eye.data();
-  for (std::int64_t i = 0; i < m.count; ++i) {
-    for (std::int64_t j = 0; j < n; ++j) e[(i * n + j) * n + j] = T(1);
-  }
+  // The identity for every matrix: gesv's right-hand side (row-major, one per matrix).
+  const Tensor<T> eye = Tensor<T>::eye(n).expand(shape_with(m.batch, {n, n})).contiguous();
   Tensor<T> x = Tensor<T>::empty(shape_with(m.batch, {n, n}));
   gesv_batch(op, m, ha.data(), eye.data(), n, x.data());
   return on(x, a.device());
