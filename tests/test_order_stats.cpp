@@ -22,19 +22,11 @@
 namespace ts = tessera;
 using tessera_test::decode_all;
 using tessera_test::golden;
+using tessera_test::is_nan;
 using tessera_test::shape_of;
 using tessera_test::throws_with;
 
 namespace {
-
-template <class T>
-bool is_nan(T x) {
-  if constexpr (std::is_floating_point_v<T>) {
-    return std::isnan(x);
-  } else {
-    return false;
-  }
-}
 
 /// Equal, both NaN, or within `tol` relative to max(1, |want|).
 template <class T>

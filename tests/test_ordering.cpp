@@ -21,19 +21,11 @@
 namespace ts = tessera;
 using tessera_test::decode_all;
 using tessera_test::golden;
+using tessera_test::is_nan;
 using tessera_test::shape_of;
 using tessera_test::throws_with;
 
 namespace {
-
-template <class T>
-bool is_nan(T x) {
-  if constexpr (std::is_floating_point_v<T>) {
-    return std::isnan(x);
-  } else {
-    return false;
-  }
-}
 
 /// The ordering's "a before b": NaN the largest, -0.0 equal to +0.0.
 template <class T>

@@ -19,6 +19,16 @@
 
 namespace tessera_test {
 
+/// NaN for floats; never for other dtypes (so one comparison serves every dtype).
+template <class T>
+bool is_nan(T x) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::isnan(x);
+  } else {
+    return false;
+  }
+}
+
 /// A value as gtest should print it (int8/uint8 as numbers, not characters).
 template <class T>
 auto printable(T v) {
