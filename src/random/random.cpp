@@ -4,15 +4,14 @@
 // compositions of a stream with existing ops (where, argsort, cumsum + searchsorted, topk).
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <type_traits>
-#include <vector>
 
 #include "random/random_fill.hpp"
+#include "random/uniform_key_order.hpp"
 #include "tessera/expr/host_parallel.hpp"
 #include "tessera/tensor.hpp"
 
@@ -128,113 +127,6 @@ std::pair<std::int64_t, std::int64_t> integer_bounds() {
     return {static_cast<std::int64_t>(std::numeric_limits<T>::lowest()),
             static_cast<std::int64_t>(std::numeric_limits<T>::max())};
   }
-}
-
-}  // namespace
-
-namespace {
-
-/// Below this many keys randperm's host path is the argsort itself.
-constexpr std::int64_t kUniformOrderMin = 4096;
-
-/// The stable ascending order of n >= kUniformOrderMin randperm keys (key i: the unsigned value
-/// keys[i] ^ 2^63) into order[0, n): the permutation `argsort(keys, stable)` gives, found by
-/// buckets rather than comparisons, since the keys are uniform: one counting pass over the top
-/// 8 bits (each thread its part, bucket by bucket in index order, so the buckets keep it), then
-/// per bucket a counting pass over the next bits (about two runs per key) and an insertion sort,
-/// which moves a key only past the few of its run (stable: only greater keys move). randperm(10^6)
-/// on the 2-core EPYC VM: docs/ops/random.md.
-void stable_order_of_uniform_keys(const std::int64_t* keys, std::int64_t n, std::int64_t* order) {
-  constexpr int kTopBits = 8;
-  constexpr std::int64_t kTop = std::int64_t{1} << kTopBits;
-  constexpr std::uint64_t kFlip = std::uint64_t{1} << 63;
-  const auto top_of = [](std::uint64_t key) {
-    return static_cast<std::int64_t>(key >> (64 - kTopBits));
-  };
-  const std::int64_t parts = std::clamp<std::int64_t>(n / 65536, 1, host_thread_count());
-  const std::int64_t part = (n + parts - 1) / parts;
-  std::vector<std::int64_t> slots(static_cast<std::size_t>(parts * kTop), 0);
-  host_parallel_for(parts, [&](std::int64_t t) {
-    std::int64_t* count = slots.data() + t * kTop;
-    for (std::int64_t i = t * part, end = std::min(n, i + part); i < end; ++i) {
-      ++count[top_of(static_cast<std::uint64_t>(keys[i]) ^ kFlip)];
-    }
-  });
-  std::int64_t bucket_start[kTop + 1];
-  std::int64_t running = 0;
-  for (std::int64_t b = 0; b < kTop; ++b) {
-    bucket_start[b] = running;
-    for (std::int64_t t = 0; t < parts; ++t) {
-      const std::int64_t count = slots[static_cast<std::size_t>(t * kTop + b)];
-      slots[static_cast<std::size_t>(t * kTop + b)] = running;
-      running += count;
-    }
-  }
-  bucket_start[kTop] = n;
-  // The keys with their indices, bucket by bucket (scratch from the host block cache; one
-  // array of pairs: one write stream per bucket).
-  struct KeyIndex {
-    std::uint64_t key;
-    std::int64_t index;
-  };
-  const auto pair_storage = Tensor<std::int64_t>::empty(Shape{2 * n});
-  const auto run_keys = Tensor<std::int64_t>::empty(Shape{n});
-  auto* const pairs = reinterpret_cast<KeyIndex*>(pair_storage.data());
-  auto* const rkey = reinterpret_cast<std::uint64_t*>(run_keys.data());
-  host_parallel_for(parts, [&](std::int64_t t) {
-    std::int64_t* next = slots.data() + t * kTop;
-    for (std::int64_t i = t * part, end = std::min(n, i + part); i < end; ++i) {
-      const std::uint64_t key = static_cast<std::uint64_t>(keys[i]) ^ kFlip;
-      pairs[next[top_of(key)]++] = KeyIndex{key, i};
-    }
-  });
-  host_adaptive_blocks<struct RandpermBuckets>(kTop, [&](std::int64_t b) {
-    const std::int64_t first = bucket_start[b];
-    const std::int64_t m = bucket_start[b + 1] - first;
-    if (m == 0) return;
-    // Runs of the next `bits` bits below the top ones, about two runs per key, so that most
-    // hold one key or none; the insertion sort then moves a key only past the few of its run
-    // (keys of earlier runs are smaller), never past a run boundary.
-    // (At most 2^17 runs: past n ~ 3 * 10^7 runs hold more keys, and the insertion sort's
-    // work per key grows with them, about 8 moves per key at n = 10^9.)
-    const int bits =
-        std::clamp(static_cast<int>(std::bit_width(static_cast<std::uint64_t>(m))) + 1, 1, 17);
-    const auto run_of = [bits](std::uint64_t key) {
-      return static_cast<std::size_t>((key << kTopBits) >> (64 - bits));
-    };
-    // Counts per run: one buffer per thread, kept between calls (a fresh one per bucket cost
-    // page faults).
-    thread_local std::vector<std::uint32_t> next;
-    next.assign(std::size_t{1} << bits, 0u);
-    const KeyIndex* const bucket = pairs + first;
-    for (std::int64_t j = 0; j < m; ++j) ++next[run_of(bucket[j].key)];
-    std::uint32_t total = 0;
-    for (auto& count : next) {
-      const std::uint32_t c = count;
-      count = total;
-      total += c;
-    }
-    // The bucket's keys and indices, by run, into the second key buffer and the result.
-    std::uint64_t* const key = rkey + first;
-    std::int64_t* const index = order + first;
-    for (std::int64_t j = 0; j < m; ++j) {
-      const std::uint32_t at = next[run_of(bucket[j].key)]++;
-      key[at] = bucket[j].key;
-      index[at] = bucket[j].index;
-    }
-    for (std::int64_t j = 1; j < m; ++j) {
-      const std::uint64_t k = key[j];
-      if (key[j - 1] <= k) continue;
-      const std::int64_t at = index[j];
-      std::int64_t i = j;
-      for (; i > 0 && key[i - 1] > k; --i) {
-        key[i] = key[i - 1];
-        index[i] = index[i - 1];
-      }
-      key[i] = k;
-      index[i] = at;
-    }
-  });
 }
 
 }  // namespace
