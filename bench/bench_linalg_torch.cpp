@@ -14,32 +14,53 @@ namespace {
 
 using namespace bench::linalg;
 
-void torch_case(benchmark::State& state, const std::string& name) {
+int torch_threads() {
   const char* env = std::getenv("TESSERA_BENCH_TORCH_THREADS");
-  at::set_num_threads(env != nullptr ? std::atoi(env) : 2);
-  at::manual_seed(1);
-  const auto a512 = at::rand({512, 512}), b512 = at::rand({512, 512});
-  const auto d512 = a512.to(at::kDouble), e512 = b512.to(at::kDouble);
-  const auto small_a = at::rand({4096, 8, 8}), small_b = at::rand({4096, 8, 8});
-  const auto tall = at::rand({256, 1024}), wide = at::rand({256, 256});
-  const auto ia = at::randint(0, 10, {256, 256}, at::kInt);
-  const auto ib = at::randint(0, 10, {256, 256}, at::kInt);
-  const auto ea = at::rand({64, 64, 64}), eb = at::rand({64, 64, 64});
-  const auto pa = at::rand({2000, 64}), pb = at::rand({2000, 64});
+  return env != nullptr ? std::atoi(env) : 2;
+}
+
+template <class F>
+void run(benchmark::State& state, const std::string& name, F call) {
   for (auto _ : state) {
-    if (name == "mm_f32_512") benchmark::DoNotOptimize(at::mm(a512, b512).data_ptr());
-    if (name == "mm_f64_512") benchmark::DoNotOptimize(at::mm(d512, e512).data_ptr());
-    if (name == "bmm_f32_4096x8") benchmark::DoNotOptimize(at::bmm(small_a, small_b).data_ptr());
-    if (name == "matmul_f32_tn_1024x256") {
-      benchmark::DoNotOptimize(at::matmul(tall.t(), wide).data_ptr());
-    }
-    if (name == "mm_i32_256") benchmark::DoNotOptimize(at::mm(ia, ib).data_ptr());
-    if (name == "einsum_bij_bjk_f32") {
-      benchmark::DoNotOptimize(at::einsum("bij,bjk->bik", {ea, eb}).data_ptr());
-    }
-    if (name == "cdist_f32_2000x64") benchmark::DoNotOptimize(at::cdist(pa, pb).data_ptr());
+    benchmark::DoNotOptimize(call().data_ptr());
     benchmark::ClobberMemory();
   }
+  report_flops(state, name, torch_threads());
+}
+
+void torch_case(benchmark::State& state, const std::string& name) {
+  at::set_num_threads(torch_threads());
+  at::manual_seed(1);
+  if (name.rfind("mm_f", 0) == 0) {
+    const std::int64_t n = std::stoll(name.substr(7));
+    const auto a = at::rand({n, n}), b = at::rand({n, n});
+    if (name[5] == '3') return run(state, name, [&] { return at::mm(a, b); });
+    const auto da = a.to(at::kDouble), db = b.to(at::kDouble);
+    return run(state, name, [&] { return at::mm(da, db); });
+  }
+  if (name == "matmul_f32_tn_1024") {
+    const auto a = at::rand({1024, 1024}), b = at::rand({1024, 1024});
+    return run(state, name, [&] { return at::matmul(a.t(), b); });
+  }
+  if (name == "bmm_f32_10000x8" || name == "einsum_bij_bjk_f32_10000x8") {
+    const auto a = at::rand({10000, 8, 8}), b = at::rand({10000, 8, 8});
+    if (name[0] == 'b') return run(state, name, [&] { return at::bmm(a, b); });
+    return run(state, name, [&] { return at::einsum("bij,bjk->bik", {a, b}); });
+  }
+  if (name == "mm_i32_512") {
+    const auto a = at::randint(0, 10, {512, 512}, at::kInt);
+    const auto b = at::randint(0, 10, {512, 512}, at::kInt);
+    return run(state, name, [&] { return at::mm(a, b); });
+  }
+  if (name == "einsum_bij_bjk_f32") {
+    const auto a = at::rand({64, 64, 64}), b = at::rand({64, 64, 64});
+    return run(state, name, [&] { return at::einsum("bij,bjk->bik", {a, b}); });
+  }
+  if (name == "cdist_f32_2000x64") {
+    const auto a = at::rand({2000, 64}), b = at::rand({2000, 64});
+    return run(state, name, [&] { return at::cdist(a, b); });
+  }
+  state.SkipWithError("no such libtorch case");
 }
 
 }  // namespace
