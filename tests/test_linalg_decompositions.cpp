@@ -2,7 +2,8 @@
 // (tests/data/linalg_golden.json, written by tools/golden/gen_linalg.py), read as contiguous and
 // as transposed (strided) inputs; the properties of the factors that are unique only up to signs
 // (Q R = A, U diag(S) Vh = A, A v = λ v, L Lᵀ = A, A inv(A) = I) over random shapes and batches,
-// with reference loops (matmul is not used); errors, batch indices, expression inputs. Float and
+// with reference loops (matmul is not used); expression inputs and empty matrices (errors:
+// test_linalg_errors.cpp). Float and
 // double, on the CPU and the device (the emulated one in CI).
 
 #include <gtest/gtest.h>
@@ -433,88 +434,6 @@ TYPED_TEST(LinalgDecompositions, EighAndCholeskyProperties) {
   }
 }
 
-// ---- errors, batch indices, expressions, empty matrices ------------------------------------
-
-TYPED_TEST(LinalgDecompositions, Errors) {
-  using T = typename TypeParam::value_type;
-  const ts::Device dev = this->device();
-  const auto eye = ts::Tensor<T>::eye(3, dev);
-  // A singular matrix at flat batch element 4 of a (2, 3) batch (PyTorch counts from 0).
-  std::vector<T> batch_values(6 * 9, T(0));
-  for (int q = 0; q < 6; ++q) {
-    for (int i = 0; i < 3; ++i) batch_values[static_cast<std::size_t>(q * 9 + i * 4)] = T(1);
-  }
-  batch_values[4 * 9 + 8] = T(0);  // element (1, 1), entry (2, 2)
-  const auto batch = ts::Tensor<T>::from_vector(batch_values, {2, 3, 3, 3}, dev);
-  std::string msg = expect_throw<ts::LinAlgError>([&] { (void)ts::linalg::inv(batch); });
-  EXPECT_EQ(msg,
-            "linalg.inv: (Batch element 4): The diagonal element 3 is zero, the inversion could "
-            "not be completed because the input matrix is singular.");
-  msg = expect_throw<ts::LinAlgError>([&] { (void)ts::linalg::solve(batch, eye); });
-  EXPECT_NE(msg.find("linalg.solve: (Batch element 4): The solver failed"), std::string::npos);
-  msg = expect_throw<ts::LinAlgError>([&] { (void)ts::linalg::cholesky(batch); });
-  EXPECT_NE(msg.find("(Batch element 4)"), std::string::npos) << msg;
-  // det of a singular matrix: 0, no error.
-  EXPECT_EQ(ts::linalg::det(batch).cpu().at({1, 1}), T(0));
-  auto [sign, logabs] = ts::linalg::slogdet(batch);
-  EXPECT_EQ(sign.cpu().at({1, 1}), T(0));
-  EXPECT_EQ(logabs.cpu().at({1, 1}), -std::numeric_limits<T>::infinity());
-
-  // lstsq refuses NaN and inf (LAPACK's gelsd would print to stderr and fail).
-  const auto nan_matrix = ts::Tensor<T>::from_vector(
-      {T(1), std::numeric_limits<T>::infinity(), T(3), T(4)}, {2, 2}, dev);
-  msg = expect_throw<ts::LinAlgError>(
-      [&] { (void)ts::linalg::lstsq(nan_matrix, ts::Tensor<T>::ones({2}, dev)); });
-  EXPECT_NE(msg.find("linalg.lstsq: The least squares solution could not be computed because "
-                     "the input contains non-finite values."),
-            std::string::npos)
-      << msg;
-
-  const auto rect = ts::Tensor<T>::ones({2, 3}, dev);
-  msg = expect_throw<ts::ShapeError>([&] { (void)ts::linalg::inv(rect); });
-  EXPECT_EQ(msg, "linalg.inv: A must be batches of square matrices, but they are 2 by 3 matrices");
-  expect_throw<ts::ShapeError>([&] { (void)ts::linalg::det(rect); });
-  expect_throw<ts::ShapeError>([&] { (void)ts::linalg::eigh(rect); });
-  msg = expect_throw<ts::ShapeError>([&] { (void)ts::linalg::qr(ts::Tensor<T>::ones({3}, dev)); });
-  EXPECT_EQ(msg, "linalg.qr: The input tensor A must have at least 2 dimensions.");
-  msg = expect_throw<ts::ShapeError>([&] {
-    (void)ts::linalg::solve(eye, ts::Tensor<T>::ones({4, 2}, dev));
-  });
-  EXPECT_EQ(msg,
-            "linalg.solve: Incompatible shapes of A and B for the equation AX = B (3x3 and 4x2)");
-  expect_throw<ts::ShapeError>([&] {
-    (void)ts::linalg::solve(batch, ts::Tensor<T>::ones({4, 3, 1}, dev));
-  });
-  expect_throw<ts::ShapeError>([&] {
-    (void)ts::linalg::lstsq(rect, ts::Tensor<T>::ones({3, 1}, dev));
-  });
-  msg = expect_throw<ts::ValueError>([&] { (void)ts::linalg::matrix_norm(eye, 3.0); });
-  EXPECT_NE(msg.find("linalg.matrix_norm: Order 3 not supported"), std::string::npos) << msg;
-  expect_throw<ts::ValueError>([&] { (void)ts::linalg::matrix_norm(eye, "abc"); });
-  expect_throw<ts::ValueError>([&] { (void)ts::linalg::matrix_norm(eye, 1.0, {0, 0}); });
-  expect_throw<ts::ValueError>([&] { (void)ts::linalg::matrix_norm(eye, 1.0, 0); });
-  expect_throw<ts::IndexError>([&] { (void)ts::linalg::matrix_norm(eye, 1.0, {0, 2}); });
-  expect_throw<ts::ShapeError>(
-      [&] { (void)ts::linalg::matrix_norm(ts::Tensor<T>::ones({3}, dev)); });
-  expect_throw<ts::ValueError>(
-      [&] { (void)ts::linalg::vector_norm(eye, std::numeric_limits<double>::quiet_NaN()); });
-  expect_throw<ts::IndexError>([&] { (void)ts::linalg::vector_norm(eye, 2.0, 2); });
-  // An operand expression that does not broadcast: the error names the op first.
-  const auto col = ts::Tensor<T>::ones({4, 1}, dev);
-  for (const auto& [name, call] : std::vector<std::pair<std::string, std::function<void()>>>{
-           {"linalg.inv", [&] { (void)ts::linalg::inv(eye + rect); }},
-           {"linalg.solve", [&] { (void)ts::linalg::solve(eye, rect + col); }},
-           {"linalg.svd", [&] { (void)ts::linalg::svd(eye + rect); }},
-           {"linalg.vector_norm", [&] { (void)ts::linalg::vector_norm(eye + rect); }},
-           {"linalg.matrix_norm", [&] { (void)ts::linalg::matrix_norm(eye + rect, "nuc"); }},
-           {"trace", [&] { (void)ts::trace(eye + rect); }}}) {
-    msg = expect_throw<ts::ShapeError>(call);
-    EXPECT_EQ(msg.rfind(name + ": ", 0), 0u) << msg;
-  }
-  msg = expect_throw<ts::ShapeError>([&] { (void)ts::trace(batch); });
-  EXPECT_EQ(msg, "trace: expected a matrix, but got tensor with dim 4");
-}
-
 TYPED_TEST(LinalgDecompositions, ExpressionsAndEmptyMatrices) {
   using T = typename TypeParam::value_type;
   const ts::Device dev = this->device();
@@ -554,88 +473,6 @@ TYPED_TEST(LinalgDecompositions, ExpressionsAndEmptyMatrices) {
   EXPECT_EQ(s.shape(), ts::Shape({0}));
   EXPECT_EQ(vh.shape(), ts::Shape({0, 0}));
   EXPECT_TRUE(all_close(values(u), identities(1, 3), 0.0));
-}
-
-}  // namespace
-
-namespace {
-
-// DESIGN.md part 3, "linear algebra": the decomposition and norm lines, spelled exactly as
-// there (the values are checked above).
-TEST(LinalgContract, Spellings) {
-  const auto A = ts::Tensor<double>::eye(3) * 2.0 + ts::Tensor<double>::ones({3, 3});
-  const ts::Tensor<double> B = ts::Tensor<double>::ones({3, 2});
-  const ts::Tensor<double> v = ts::Tensor<double>::ones({3});
-  const ts::Tensor<double> a = ts::Tensor<double>::ones({2, 3});
-  ts::linalg::solve(A, B);
-  ts::linalg::inv(A);
-  ts::linalg::det(A);
-  ts::linalg::cholesky(A);
-  auto [sign, logabsdet] = ts::linalg::slogdet(A);
-  auto [Q, R] = ts::linalg::qr(A);            // reduced
-  auto [evals, evecs] = ts::linalg::eigh(A);  // ascending eigenvalues, lower triangle read
-  auto [U, S, Vh] = ts::linalg::svd(A, /*full_matrices*/ false);
-  ts::linalg::svd(A); /* full */
-  ts::linalg::svdvals(A);
-  auto x = ts::linalg::lstsq(A, B);  // least-squares solution (the tensor); B (m) or (..., m, k)
-  ts::linalg::vector_norm(v);
-  ts::linalg::vector_norm(a, /*ord*/ 1.0, /*dim*/ 1, /*keepdim*/ false);
-  ts::linalg::matrix_norm(A); /* Frobenius */
-  ts::linalg::matrix_norm(A, "nuc");
-  ts::linalg::matrix_norm(A, 2.0);
-  ts::linalg::norm(a);
-  ts::trace(A);
-  EXPECT_NEAR(ts::linalg::det(A).item(), 20.0, 1e-12);  // eigenvalues 2, 2, 5
-  EXPECT_NEAR(sign.item() * std::exp(logabsdet.item()), 20.0, 1e-12);
-  EXPECT_EQ(Q.shape(), ts::Shape({3, 3}));
-  EXPECT_EQ(R.shape(), ts::Shape({3, 3}));
-  EXPECT_NEAR(evals.cpu().at({2}), 5.0, 1e-12);
-  EXPECT_EQ(evecs.shape(), ts::Shape({3, 3}));
-  EXPECT_NEAR(S.cpu().at({0}), 5.0, 1e-12);
-  EXPECT_EQ(U.shape(), ts::Shape({3, 3}));
-  EXPECT_EQ(Vh.shape(), ts::Shape({3, 3}));
-  EXPECT_EQ(x.shape(), ts::Shape({3, 2}));
-  EXPECT_NEAR(ts::trace(A).item(), 9.0, 0.0);
-}
-
-}  // namespace
-
-namespace {
-
-// The overview of docs/ops/linalg.md ("Decompositions and norms"), cut from here.
-TEST(LinalgDocs, Overview) {
-  const auto A = ts::Tensor<double>::eye(3) * 4.0 + ts::Tensor<double>::ones({3, 3});
-  const ts::Tensor<double> B = ts::Tensor<double>::ones({3, 2});
-  const ts::Tensor<double> v = ts::Tensor<double>::ones({4});
-  const ts::Tensor<double> a = ts::Tensor<double>::ones({2, 4});
-  // [snippet:linalg-decompositions]
-  auto x = ts::linalg::solve(A, B);  // A (..., n, n); B (..., n) or (..., n, k)
-  auto Ai = ts::linalg::inv(A);
-  double d = ts::linalg::det(A).item();  // 0-d for one matrix
-  auto [sign, logabsdet] = ts::linalg::slogdet(A);
-  auto L = ts::linalg::cholesky(A);           // lower, A = L Lᵀ
-  auto [Q, R] = ts::linalg::qr(A);            // reduced
-  auto [evals, evecs] = ts::linalg::eigh(A);  // ascending, eigenvectors in columns
-  auto [U, S, Vh] = ts::linalg::svd(A, /*full_matrices*/ false);  // svd(A): full (the default)
-  auto s = ts::linalg::svdvals(A);                                // descending
-  auto sol = ts::linalg::lstsq(A, B);                             // the solution tensor
-  auto n2 = ts::linalg::vector_norm(v);                           // 2-norm of everything
-  auto n1 = ts::linalg::vector_norm(a, /*ord*/ 1.0, /*dim*/ 1, /*keepdim*/ false);
-  auto fro = ts::linalg::matrix_norm(A);  // Frobenius; "nuc", 1, -1, inf, -inf, 2, -2
-  auto sp = ts::linalg::matrix_norm(A, 2.0, /*dim*/ {0, 1}, /*keepdim*/ true);
-  auto all = ts::linalg::norm(a);  // 2-norm of the flattened input
-  auto tr = ts::trace(A);          // 2-D; int64 for bool and integers
-  // [end-snippet]
-  EXPECT_NEAR(d, 112.0, 1e-9);  // eigenvalues 4, 4, 7
-  EXPECT_NEAR(sign.item() * std::exp(logabsdet.item()), 112.0, 1e-9);
-  EXPECT_NEAR(sp.cpu().at({0, 0}), 7.0, 1e-12);
-  EXPECT_NEAR(s.cpu().at({0}), 7.0, 1e-12);
-  EXPECT_NEAR(n2.item(), 2.0, 0.0);
-  EXPECT_EQ(n1.to_vector(), std::vector<double>({4.0, 4.0}));
-  EXPECT_NEAR(all.item(), std::sqrt(8.0), 1e-15);
-  EXPECT_NEAR(tr.item(), 15.0, 0.0);
-  EXPECT_NEAR(fro.item(), std::sqrt(3 * 25.0 + 6.0), 1e-12);
-  for (const auto& t : {x, Ai, L, Q, R, evals, evecs, U, S, Vh, sol}) EXPECT_GT(t.numel(), 0);
 }
 
 }  // namespace

@@ -106,8 +106,13 @@ void host_adaptive_run(std::int64_t items, const HostSplit& split, HostWorkRecor
   // 1.7 over the whole alone, on the 2-core Xeon VM), and the region's measure keeps it
   // shared then.
   constexpr double kAlwaysShare = 16.0;
-  // The smallest claim of a shared region: 1/kClaimsPerThread of one thread's share.
+  // The smallest claim of a shared region: 1/kClaimsPerThread of one thread's share, and at
+  // least kMinClaimNs of work by the record. Each claim costs a compare-and-swap on a line
+  // both threads write, two clock reads and an add to a shared counter; with a spinning pool,
+  // where a region itself costs about 0.5 us, 1/32 of 10^4 elements (about 0.1 us of work per
+  // claim) spent a third of the region's time on claims.
   constexpr std::int64_t kClaimsPerThread = 16;
+  constexpr double kMinClaimNs = 1000.0;
   if (items <= 0) return;
   const std::int64_t threads = host_thread_count();
   if (threads <= 1 || items < split.min_items) {
@@ -153,10 +158,13 @@ void host_adaptive_run(std::int64_t items, const HostSplit& split, HostWorkRecor
   // at most, never by a fixed share. Then learns the time per item while sharing (the
   // threads' busy time over the items) and the region's cost: its wall time beyond the
   // threads' mean busy time (waking the pool, joining it).
-  const auto share = [&](std::int64_t first) {
+  const auto share = [&](std::int64_t first, double per_item_ns) {
     const std::int64_t tasks = std::min(threads, parts_from(first));
+    const auto worth_a_claim =
+        per_item_ns > 0.0 ? static_cast<std::int64_t>(kMinClaimNs / per_item_ns) : 0;
     const std::int64_t grain =
-        round_up((items - first + threads * kClaimsPerThread - 1) / (threads * kClaimsPerThread));
+        round_up(std::max(worth_a_claim, (items - first + threads * kClaimsPerThread - 1) /
+                                             (threads * kClaimsPerThread)));
     std::atomic<std::int64_t> busy_ns{0};
     const std::int64_t start = host_clock_ns();
     host_claim_parts(
@@ -194,7 +202,8 @@ void host_adaptive_run(std::int64_t items, const HostSplit& split, HostWorkRecor
       const std::uint32_t unprobed = work.unprobed.load(std::memory_order_relaxed);
       work.unprobed.store(unprobed + 1, std::memory_order_relaxed);
       if (unprobed % kReprobe != kReprobe - 1) {
-        share(0);
+        const float shared_per_item = work.shared_ns.load(std::memory_order_relaxed);
+        share(0, shared_per_item >= 0.0f ? shared_per_item : known);
         return;
       }
     }
@@ -217,7 +226,7 @@ void host_adaptive_run(std::int64_t items, const HostSplit& split, HostWorkRecor
     body(probe, items);
     return;
   }
-  share(probe);
+  share(probe, alone_per_item);
 }
 
 }  // namespace tessera::detail
