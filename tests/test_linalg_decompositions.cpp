@@ -3,8 +3,7 @@
 // as transposed (strided) inputs; the properties of the factors that are unique only up to signs
 // (Q R = A, U diag(S) Vh = A, A v = λ v, L Lᵀ = A, A inv(A) = I) over random shapes and batches,
 // with reference loops (matmul is not used); expression inputs and empty matrices (errors:
-// test_linalg_errors.cpp). Float and
-// double, on the CPU and the device (the emulated one in CI).
+// test_linalg_errors.cpp). Float and double, on the CPU and the device (the emulated one in CI).
 
 #include <gtest/gtest.h>
 
