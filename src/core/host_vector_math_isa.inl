@@ -203,22 +203,30 @@ void pow_float_batches(const float* a, const float* b, float* out, std::int64_t 
 void pow_float_loop(const float* a, std::int64_t a_step, const float* b, std::int64_t b_step,
                     float* out, std::int64_t n, ScalarBinary<float> scalar) {
   constexpr std::int64_t kWidth = Batch<float>::size;
-  const std::int64_t whole = n / kWidth * kWidth;
-  if (a_step == 1 && b_step == 1) pow_float_batches<1, 1>(a, b, out, whole, scalar);
-  if (a_step == 1 && b_step == 0) pow_float_batches<1, 0>(a, b, out, whole, scalar);
-  if (a_step == 0 && b_step == 1) pow_float_batches<0, 1>(a, b, out, whole, scalar);
-  if (a_step == 0 && b_step == 0) pow_float_batches<0, 0>(a, b, out, whole, scalar);
-  const std::int64_t i = whole;
-  if (i == n) return;
-  alignas(64) float x[kWidth];
-  alignas(64) float y[kWidth];
-  for (std::int64_t k = 0; k < kWidth; ++k) {
-    x[k] = i + k < n ? a[(i + k) * a_step] : 1.0f;
-    y[k] = i + k < n ? b[(i + k) * b_step] : 1.0f;
+  std::int64_t whole = n / kWidth * kWidth;
+  if (a_step == 1 && b_step == 1) {
+    pow_float_batches<1, 1>(a, b, out, whole, scalar);
+  } else if (a_step == 1 && b_step == 0) {
+    pow_float_batches<1, 0>(a, b, out, whole, scalar);
+  } else if (a_step == 0 && b_step == 1) {
+    pow_float_batches<0, 1>(a, b, out, whole, scalar);
+  } else if (a_step == 0 && b_step == 0) {
+    pow_float_batches<0, 0>(a, b, out, whole, scalar);
+  } else {
+    whole = 0;  // steps the loop's contract rules out: all through the copies below
   }
-  alignas(64) float r[kWidth];
-  pow_float_batch(Batch<float>::load_aligned(x), Batch<float>::load_aligned(y), r, scalar);
-  for (std::int64_t k = 0; i + k < n; ++k) out[i + k] = r[k];
+  // The rest (the tail, padded with 1), a batch at a time through copies.
+  for (std::int64_t i = whole; i < n; i += kWidth) {
+    alignas(64) float x[kWidth];
+    alignas(64) float y[kWidth];
+    for (std::int64_t k = 0; k < kWidth; ++k) {
+      x[k] = i + k < n ? a[(i + k) * a_step] : 1.0f;
+      y[k] = i + k < n ? b[(i + k) * b_step] : 1.0f;
+    }
+    alignas(64) float r[kWidth];
+    pow_float_batch(Batch<float>::load_aligned(x), Batch<float>::load_aligned(y), r, scalar);
+    for (std::int64_t k = 0; k < kWidth && i + k < n; ++k) out[i + k] = r[k];
+  }
 }
 
 /// The table's vectorisable rows: the Floating rows whose body compiles for a batch.
