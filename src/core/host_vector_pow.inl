@@ -13,8 +13,8 @@
 // Why not exp(y log x) in float, as before: the float log's error, scaled by y, kept that form
 // within 4 ulp only while |y log x| <= 2, and the other batches were redone with xsimd's double
 // log and exp at 3.5 times the cost (pow(x, 2.5) for x in [0, 4): 0.6 times libtorch's speed).
-// Here every lane costs the same: on one AVX-512 thread, in L2, 1.03 ns an element for any base
-// where the float path took 1.06 for bases in [0.5, 1.5) and 4.3 for bases in [0, 4).
+// Here every lane costs the same: on one AVX-512 thread, in L2, 0.99-1.04 ns an element for any
+// base where the float path took 1.06 for bases in [0.5, 1.5) and 4.3 for bases in [0, 4).
 
 /// The table of log2's reduction: x = 2^k z with z in [kPowLog2Off, 2 kPowLog2Off) (bits of
 /// 0.69921875), split into 16 subintervals by z's top mantissa bits; 1/c and log2 c for a c near
