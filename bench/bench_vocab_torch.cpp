@@ -30,9 +30,7 @@ at::Tensor torch_of(std::vector<float> v, std::vector<std::int64_t> shape) {
 void torch_pointwise(benchmark::State& state, const std::string& name) {
   set_torch_threads();
   const std::int64_t n = state.range(0);
-  const bool positive = name == "log" || name == "pow2.5";
-  const auto a =
-      torch_of(positive ? bench::vocab::positive_floats(n, 1) : bench::random_floats(n, 1), {n});
+  const auto a = torch_of(bench::vocab::pointwise_input(name, n), {n});
   auto c = at::empty({n}, at::kFloat);
   for (auto _ : state) {
     if (name == "sin") at::sin_out(c, a);
@@ -40,7 +38,7 @@ void torch_pointwise(benchmark::State& state, const std::string& name) {
     if (name == "tanh") at::tanh_out(c, a);
     if (name == "log") at::log_out(c, a);
     if (name == "sigmoid") at::sigmoid_out(c, a);
-    if (name == "pow2.5") at::pow_out(c, a, 2.5);
+    if (name == "pow2.5" || name == "pow2.5wide") at::pow_out(c, a, 2.5);
     benchmark::DoNotOptimize(c.data_ptr());
     benchmark::ClobberMemory();
   }

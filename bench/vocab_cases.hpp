@@ -31,10 +31,27 @@ inline std::vector<float> positive_floats(std::int64_t n, unsigned seed) {
   return v;
 }
 
+/// n floats in [0, 4): pow's bases over many binades (down to about 2^-22), where |2.5 log x|
+/// is mostly above 1, unlike in positive_floats (issue 51 item 7: tessera's pow took a slower
+/// path there).
+inline std::vector<float> wide_positive_floats(std::int64_t n, unsigned seed) {
+  auto v = random_floats(n, seed);
+  for (float& x : v) x = 2.0f + 2.0f * x;
+  return v;
+}
+
 /// Pointwise function names, in registration order.
 inline const std::vector<std::string>& pointwise_names() {
-  static const std::vector<std::string> s = {"sin", "exp", "tanh", "log", "sigmoid", "pow2.5"};
+  static const std::vector<std::string> s = {"sin",     "exp",    "tanh",      "log",
+                                             "sigmoid", "pow2.5", "pow2.5wide"};
   return s;
+}
+
+/// The input of pointwise function `name`, the same for every peer: positive for log and pow.
+inline std::vector<float> pointwise_input(const std::string& name, std::int64_t n) {
+  if (name == "pow2.5wide") return wide_positive_floats(n, 1);
+  if (name == "log" || name == "pow2.5") return positive_floats(n, 1);
+  return random_floats(n, 1);
 }
 /// Reduction case names: op_dim (`t`: of the transposed matrix).
 inline const std::vector<std::string>& reduction_names() {

@@ -149,92 +149,84 @@ void unary_loop(const T* in, T* out, std::int64_t n, ScalarUnary<T> scalar) {
   for (std::int64_t k = 0; i + k < n; ++k) out[i + k] = r[k];
 }
 
-/// float pow as exp(b * log(a)) for a > 0. In float when every lane has |b * log(a)| <= 2:
-/// then the error of the float log, scaled by b, stays small (4 million random batches, 32
-/// million lanes on AVX2 and 64 million on AVX-512, half of them bases in [0.5, 1.5] with
-/// exponent 2.5: at most 3 ulp with the bound 2, 6 with 4, 13 with 8). Otherwise in double,
-/// which is within an ulp of the correctly rounded float (xsimd's own float pow is not: 9-101
-/// ulp measured) but takes about 3.5 times as long. Every other lane (a <= 0, a or b not
-/// finite, a result that is not a normal float) is cmath's.
-[[gnu::always_inline]] inline void pow_float_batch(const float* a, std::int64_t a_step,
-                                                   const float* b, std::int64_t b_step, float* out,
-                                                   ScalarBinary<float> scalar) {
+#include "core/host_vector_pow.inl"
+
+/// float pow by pow_kernel (host_vector_pow.inl, within an ulp of the correctly rounded float)
+/// where a > 0 is normal, b finite and the result a normal float below the largest; every other
+/// lane (pow_odd_lanes) is cmath's.
+[[gnu::always_inline]] inline void pow_float_batch(const Batch<float>& x, const Batch<float>& y,
+                                                   float* out, ScalarBinary<float> scalar) {
   using F = Batch<float>;
-  using D = Batch<double>;
   constexpr int kWidth = static_cast<int>(F::size);
-  constexpr int kHalf = static_cast<int>(D::size);
-  alignas(64) float as[kWidth];
-  alignas(64) float bs[kWidth];
-  F x;
-  F y;
-  if (a_step == 1) {
-    x = F::load_unaligned(a);
-  } else {
-    x = F(a[0]);
-  }
-  if (b_step == 1) {
-    y = F::load_unaligned(b);
-  } else {
-    y = F(b[0]);
-  }
-  const F t = y * xsimd::log(x);
-  F r;
-  if (xsimd::all(xsimd::abs(t) <= F(2.0f))) {
-    r = xsimd::exp(t);
-  } else {
-    x.store_aligned(as);
-    y.store_aligned(bs);
-    alignas(64) double ad[kWidth];
-    alignas(64) double bd[kWidth];
-    for (int k = 0; k < kWidth; ++k) {
-      ad[k] = as[k];
-      bd[k] = bs[k];
-    }
-    alignas(64) double rd[kWidth];
-    for (int h = 0; h < kWidth; h += kHalf) {
-      xsimd::exp(D::load_aligned(bd + h) * xsimd::log(D::load_aligned(ad + h)))
-          .store_aligned(rd + h);
-    }
-    alignas(64) float rs[kWidth];
-    for (int k = 0; k < kWidth; ++k) rs[k] = static_cast<float>(rd[k]);
-    r = F::load_aligned(rs);
-  }
-  const auto fine = (x > F(0.0f)) & (xsimd::abs(y) <= F(std::numeric_limits<float>::max()));
-  if (xsimd::all(fine) && !xsimd::any(odd(x) | odd(r))) {
+  const F r = pow_kernel(x, y);
+  const auto odd_lanes = pow_odd_lanes(x, y, r);
+  if (!xsimd::any(odd_lanes)) [[likely]] {
     r.store_unaligned(out);
     return;
   }
+  alignas(64) bool odd_lane[kWidth];
+  alignas(64) float as[kWidth];
+  alignas(64) float bs[kWidth];
   alignas(64) float rs[kWidth];
+  odd_lanes.store_aligned(odd_lane);
   x.store_aligned(as);
   y.store_aligned(bs);
   r.store_aligned(rs);
   for (int k = 0; k < kWidth; ++k) {
-    const float m = bs[k] < 0.0f ? -bs[k] : bs[k];
-    if (!(normal(as[k]) && as[k] > 0.0f && m <= std::numeric_limits<float>::max() &&
-          normal(rs[k]))) {
-      rs[k] = scalar(as[k], bs[k]);
-    }
+    if (odd_lane[k]) rs[k] = scalar(as[k], bs[k]);
   }
   for (int k = 0; k < kWidth; ++k) out[k] = rs[k];
+}
+
+/// A batch of v[0, width) (kStep 1) or of v[0] (kStep 0).
+template <std::int64_t kStep>
+[[gnu::always_inline]] inline Batch<float> load_step(const float* v) {
+  if constexpr (kStep == 1) {
+    return Batch<float>::load_unaligned(v);
+  } else {
+    return Batch<float>(v[0]);
+  }
+}
+
+/// The whole batches of pow_float_loop, for one pair of steps: a constant operand's batch (and
+/// its conversions to double) is then computed once, outside the loop.
+template <std::int64_t kAStep, std::int64_t kBStep>
+void pow_float_batches(const float* a, const float* b, float* out, std::int64_t whole,
+                       ScalarBinary<float> scalar) {
+  constexpr std::int64_t kWidth = Batch<float>::size;
+  for (std::int64_t i = 0; i < whole; i += kWidth) {
+    pow_float_batch(load_step<kAStep>(a + i * kAStep), load_step<kBStep>(b + i * kBStep), out + i,
+                    scalar);
+  }
 }
 
 void pow_float_loop(const float* a, std::int64_t a_step, const float* b, std::int64_t b_step,
                     float* out, std::int64_t n, ScalarBinary<float> scalar) {
   constexpr std::int64_t kWidth = Batch<float>::size;
-  std::int64_t i = 0;
-  for (; i + kWidth <= n; i += kWidth) {
-    pow_float_batch(a + i * a_step, a_step, b + i * b_step, b_step, out + i, scalar);
+  std::int64_t whole = n / kWidth * kWidth;
+  if (a_step == 1 && b_step == 1) {
+    pow_float_batches<1, 1>(a, b, out, whole, scalar);
+  } else if (a_step == 1 && b_step == 0) {
+    pow_float_batches<1, 0>(a, b, out, whole, scalar);
+  } else if (a_step == 0 && b_step == 1) {
+    pow_float_batches<0, 1>(a, b, out, whole, scalar);
+  } else if (a_step == 0 && b_step == 0) {
+    pow_float_batches<0, 0>(a, b, out, whole, scalar);
+  } else {
+    whole = 0;  // steps the loop's contract rules out: all through the copies below
   }
-  if (i == n) return;
-  alignas(64) float x[kWidth];
-  alignas(64) float y[kWidth];
-  alignas(64) float r[kWidth];
-  for (std::int64_t k = 0; k < kWidth; ++k) {
-    x[k] = i + k < n ? a[(i + k) * a_step] : 1.0f;
-    y[k] = i + k < n ? b[(i + k) * b_step] : 1.0f;
+  // The rest (the tail, padded with 1), a batch at a time through copies.
+  for (std::int64_t i = whole; i < n; i += kWidth) {
+    alignas(64) float x[kWidth];
+    alignas(64) float y[kWidth];
+    for (std::int64_t k = 0; k < kWidth; ++k) {
+      x[k] = i + k < n ? a[(i + k) * a_step] : 1.0f;
+      y[k] = i + k < n ? b[(i + k) * b_step] : 1.0f;
+    }
+    alignas(64) float r[kWidth];
+    pow_float_batch(Batch<float>::load_aligned(x), Batch<float>::load_aligned(y), r, scalar);
+    for (std::int64_t k = 0; k < kWidth && i + k < n; ++k) out[i + k] = r[k];
   }
-  pow_float_batch(x, 1, y, 1, r, scalar);
-  for (std::int64_t k = 0; i + k < n; ++k) out[i + k] = r[k];
 }
 
 /// The table's vectorisable rows: the Floating rows whose body compiles for a batch.

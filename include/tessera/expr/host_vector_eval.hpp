@@ -88,7 +88,7 @@ struct HostVectorRoot<C, UnaryKernel<Op, C, C, A>> {
   }
 };
 
-/// float pow (the vector loop computes in float or double by the size of b * log(a)).
+/// float pow (the vector loop computes 2^(b log2 a) in double, src/core/host_vector_pow.inl).
 template <class A, class B>
 struct HostVectorRoot<float, BinaryKernel<ops::Pow, float, float, A, B>> {
   static constexpr bool value = true;

@@ -40,7 +40,7 @@ inline constexpr int kUnaryRows = 0 TESSERA_UNARY_FUNCTIONS(TESSERA_COUNT_ROW);
 #undef TESSERA_COUNT_ROW
 
 /// The vector loops of one instruction set: one per vectorised unary row and dtype (null for
-/// the others), and float `pow`, which computes exp(b * log(a)) in float or double.
+/// the others), and float `pow`, which computes 2^(b log2 a) in double (host_vector_pow.inl).
 struct HostVectorMath {
   const char* isa;  ///< "avx512" or "avx2"
   VectorUnaryLoop<float> unary_float[kUnaryRows];
