@@ -120,9 +120,11 @@ void stable_order_of_uniform_keys(const std::int64_t* keys, std::int64_t n, std:
     const std::int64_t begin = first[static_cast<std::size_t>(b)];
     const std::int64_t m = first[static_cast<std::size_t>(b + 1)] - begin;
     if (m == 0) return;
-    // Runs of the words' top bits (the key's bits below the bucket's), about one per key.
+    // Runs of the words' top bits (the key's bits below the bucket's), about two keys per run:
+    // half the runs to clear and sum of one per key, for an insertion sort that still moves a
+    // word past one other at most, on average.
     const int bits =
-        std::clamp(static_cast<int>(std::bit_width(static_cast<std::uint64_t>(m))), 1, 20);
+        std::clamp(static_cast<int>(std::bit_width(static_cast<std::uint64_t>(m))) - 1, 1, 20);
     const auto run_of = [bits](std::uint64_t w) {
       return static_cast<std::size_t>(w >> (64 - bits));
     };
@@ -154,9 +156,19 @@ void stable_order_of_uniform_keys(const std::int64_t* keys, std::int64_t n, std:
       for (; i > 0 && s[i - 1] > w; --i) s[i] = s[i - 1];
       s[i] = w;
     }
-    order_ties(keys, s, m, f.index_bits);
+    // The indices out, noting on the way whether kept key bits tie anywhere (rarely: then
+    // those words are ordered again and the indices written once more).
     std::int64_t* const out = order + begin;
-    for (std::int64_t j = 0; j < m; ++j) out[j] = static_cast<std::int64_t>(s[j] & index_mask);
+    bool ties = false;
+    out[0] = static_cast<std::int64_t>(s[0] & index_mask);
+    for (std::int64_t j = 1; j < m; ++j) {
+      ties |= (s[j] >> f.index_bits) == (s[j - 1] >> f.index_bits);
+      out[j] = static_cast<std::int64_t>(s[j] & index_mask);
+    }
+    if (ties) [[unlikely]] {
+      order_ties(keys, s, m, f.index_bits);
+      for (std::int64_t j = 0; j < m; ++j) out[j] = static_cast<std::int64_t>(s[j] & index_mask);
+    }
   });
 }
 
