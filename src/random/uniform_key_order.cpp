@@ -120,11 +120,9 @@ void stable_order_of_uniform_keys(const std::int64_t* keys, std::int64_t n, std:
     const std::int64_t begin = first[static_cast<std::size_t>(b)];
     const std::int64_t m = first[static_cast<std::size_t>(b + 1)] - begin;
     if (m == 0) return;
-    // Runs of the words' top bits (the key's bits below the bucket's), about two keys per run:
-    // half the runs to clear and sum of one per key, for an insertion sort that still moves a
-    // word past one other at most, on average.
+    // Runs of the words' top bits (the key's bits below the bucket's), about one per key.
     const int bits =
-        std::clamp(static_cast<int>(std::bit_width(static_cast<std::uint64_t>(m))) - 1, 1, 20);
+        std::clamp(static_cast<int>(std::bit_width(static_cast<std::uint64_t>(m))), 1, 20);
     const auto run_of = [bits](std::uint64_t w) {
       return static_cast<std::size_t>(w >> (64 - bits));
     };
