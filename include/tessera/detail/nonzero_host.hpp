@@ -150,7 +150,9 @@ template <class K>
 std::uint64_t nonzero_mask_chunk(const K& k, std::int64_t i) {
   static_assert(kNonzeroChunk == 64);
 #if TESSERA_NONZERO_SSE2
-  if constexpr (kNonzeroBytes<K>) {  // bytes: compare with zero, collect the lanes' signs
+  // uint8/int8: compare the bytes with zero. Not bool: its bytes are already the 0/1 flags
+  // below, and that loop was ~5 % faster in the dense pass (4000x4000 at 50 %).
+  if constexpr (kNonzeroBytes<K> && !std::is_same_v<typename K::value_type, bool>) {
     const std::uint8_t* p = nonzero_bytes_at(k, i);
     std::uint64_t zeros = 0;
     for (int q = 0; q < 4; ++q) {
