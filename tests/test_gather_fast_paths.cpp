@@ -21,6 +21,7 @@
 #include "support/host_threads.hpp"
 #include "support/layouts.hpp"
 #include "support/reference.hpp"
+#include "support/stream_threshold.hpp"
 #include "support/typed.hpp"
 #include "tessera/expr/host_stream_stores.hpp"
 #include "tessera/tessera.hpp"
@@ -28,22 +29,10 @@
 namespace {
 
 namespace ts = tessera;
+using tessera_test::reference_nonzero;
+using tessera_test::StreamThreshold;
 using tessera_test::throws_with;
 using tessera_test::with_host_threads;
-
-/// Sets the host's streaming threshold for one scope (0: every output streams where its rows
-/// allow), restoring the process's afterwards.
-class StreamThreshold {
- public:
-  explicit StreamThreshold(std::int64_t bytes)
-      : before_(ts::detail::host_stream_min_bytes().exchange(bytes)) {}
-  StreamThreshold(const StreamThreshold&) = delete;
-  StreamThreshold& operator=(const StreamThreshold&) = delete;
-  ~StreamThreshold() { ts::detail::host_stream_min_bytes().store(before_); }
-
- private:
-  std::int64_t before_;
-};
 
 /// Element-by-element equality (bit-exact for floats: NaN == NaN, -0.0 != 0.0).
 template <class T>
@@ -208,21 +197,6 @@ TEST_P(GatherFastPaths, RowPathEmptyIndexAndBadEntries) {
       expect_values(g, {picks, width}, want, "gather_nd Ignore");
     });
   }
-}
-
-/// Row-major multi-indices of the elements != 0 of the row-major `values` of `shape`.
-template <class T>
-std::vector<std::int64_t> reference_nonzero(const std::vector<T>& values, const ts::Shape& shape) {
-  std::vector<std::int64_t> rows;
-  std::vector<std::int64_t> index(shape.size(), 0);
-  for (const T& v : values) {
-    if (v != T(0)) rows.insert(rows.end(), index.begin(), index.end());
-    for (std::size_t d = shape.size(); d-- > 0;) {
-      if (++index[d] < shape[d]) break;
-      index[d] = 0;
-    }
-  }
-  return rows;
 }
 
 /// `n` values of T, each nonzero with probability `density`; integers take turns among the

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "support/host_threads.hpp"
+#include "support/stream_threshold.hpp"
 #include "tessera/expr/host_executor.hpp"
 #include "tessera/expr/host_stream_stores.hpp"
 #include "tessera/tessera.hpp"
@@ -21,22 +22,10 @@
 namespace {
 
 namespace ts = tessera;
+using tessera_test::StreamThreshold;
 using tessera_test::with_host_threads;
 using ts::detail::HostExecutor;
 using ts::detail::kStreamLineBytes;
-
-/// Sets the streaming threshold for one scope, restoring the process's afterwards.
-class StreamThreshold {
- public:
-  explicit StreamThreshold(std::int64_t bytes)
-      : before_(ts::detail::host_stream_min_bytes().exchange(bytes)) {}
-  StreamThreshold(const StreamThreshold&) = delete;
-  StreamThreshold& operator=(const StreamThreshold&) = delete;
-  ~StreamThreshold() { ts::detail::host_stream_min_bytes().store(before_); }
-
- private:
-  std::int64_t before_;
-};
 
 constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
 

@@ -14,6 +14,7 @@
 
 #include "support/golden.hpp"
 #include "support/layouts.hpp"
+#include "support/reference.hpp"
 #include "support/typed.hpp"
 #include "tessera/tessera.hpp"
 
@@ -22,24 +23,10 @@ namespace {
 using tessera_test::ts::Tensor;
 namespace ts = tessera;
 using nlohmann::json;
+using tessera_test::reference_nonzero;
 
 const json& golden() { return tessera_test::golden("nonzero_golden.json"); }
 using tessera_test::decode;
-
-/// Row-major multi-indices of the elements != 0 (the definition, written as a plain loop).
-template <class T>
-std::vector<std::int64_t> reference_nonzero(const std::vector<T>& values, const ts::Shape& shape) {
-  std::vector<std::int64_t> rows;
-  std::vector<std::int64_t> index(shape.size(), 0);
-  for (const T& v : values) {
-    if (v != T(0)) rows.insert(rows.end(), index.begin(), index.end());
-    for (std::size_t d = shape.size(); d-- > 0;) {
-      if (++index[d] < shape[d]) break;
-      index[d] = 0;
-    }
-  }
-  return rows;
-}
 
 template <class C>
 class NonzeroGolden : public tessera_test::Typed<C> {};

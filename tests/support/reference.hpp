@@ -19,6 +19,22 @@
 
 namespace tessera_test {
 
+/// Row-major multi-indices of the elements != 0 of the row-major `values` of `shape` (nonzero's
+/// definition, written as a plain loop).
+template <class T, class Shape = std::vector<std::int64_t>>
+std::vector<std::int64_t> reference_nonzero(const std::vector<T>& values, const Shape& shape) {
+  std::vector<std::int64_t> rows;
+  std::vector<std::int64_t> index(shape.size(), 0);
+  for (const T& v : values) {
+    if (v != T(0)) rows.insert(rows.end(), index.begin(), index.end());
+    for (std::size_t d = shape.size(); d-- > 0;) {
+      if (++index[d] < static_cast<std::int64_t>(shape[d])) break;
+      index[d] = 0;
+    }
+  }
+  return rows;
+}
+
 /// NaN for floats; never for other dtypes (so one comparison serves every dtype).
 template <class T>
 bool is_nan(T x) {
