@@ -75,6 +75,7 @@ PEER_NOTES = {
     "loop_omp": "hand-written OpenMP loop", "xtensor": "xtensor (xsimd)",
     "serial": "serial loop", "memcpy": "memcpy of the updates (a floor)",
     "fill": "std::fill of the same bytes, 1 thread", "fill_omp": "std::fill, all threads",
+    "cblas": "cblas_?gemm on the same OpenBLAS into a preallocated buffer",
 }
 
 
