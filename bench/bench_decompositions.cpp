@@ -17,14 +17,6 @@ namespace {
 
 using namespace bench::linalg;
 
-template <class F>
-void run(benchmark::State& state, F call) {
-  for (auto _ : state) {
-    benchmark::DoNotOptimize(call());
-    benchmark::ClobberMemory();
-  }
-}
-
 void tessera_case(benchmark::State& state, const std::string& name) {
   ts::Generator gen(1);
   const auto x = ts::rand<double>({512, 512}, gen);
@@ -32,21 +24,21 @@ void tessera_case(benchmark::State& state, const std::string& name) {
   const ts::Tensor<double> sym = x + x.t();
   const auto b = ts::rand<double>({512}, gen);
   if (name == "solve_f64_512") {
-    return run(state, [&] { return ts::linalg::solve(spd, b).data_ptr(); });
+    return time_calls(state, [&] { return ts::linalg::solve(spd, b).data_ptr(); });
   }
   if (name == "cholesky_f64_512") {
-    return run(state, [&] { return ts::linalg::cholesky(spd).data_ptr(); });
+    return time_calls(state, [&] { return ts::linalg::cholesky(spd).data_ptr(); });
   }
   if (name == "eigh_f64_512") {
-    return run(state, [&] { return ts::linalg::eigh(sym).eigenvalues.data_ptr(); });
+    return time_calls(state, [&] { return ts::linalg::eigh(sym).eigenvalues.data_ptr(); });
   }
   if (name == "svd_f64_512") {
-    return run(state, [&] { return ts::linalg::svd(x).S.data_ptr(); });
+    return time_calls(state, [&] { return ts::linalg::svd(x).S.data_ptr(); });
   }
   if (name == "inv_f64_10000x4") {
     const ts::Tensor<double> small =
         ts::rand<double>({10000, 4, 4}, gen) + 4.0 * ts::Tensor<double>::eye(4);
-    return run(state, [&] { return ts::linalg::inv(small).data_ptr(); });
+    return time_calls(state, [&] { return ts::linalg::inv(small).data_ptr(); });
   }
   state.SkipWithError("no such tessera case");
 }

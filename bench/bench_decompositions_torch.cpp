@@ -16,14 +16,6 @@ namespace {
 
 using namespace bench::linalg;
 
-template <class F>
-void run(benchmark::State& state, F call) {
-  for (auto _ : state) {
-    benchmark::DoNotOptimize(call());
-    benchmark::ClobberMemory();
-  }
-}
-
 void torch_case(benchmark::State& state, const std::string& name) {
   const char* env = std::getenv("TESSERA_BENCH_TORCH_THREADS");
   at::set_num_threads(env != nullptr ? std::atoi(env) : 2);
@@ -33,19 +25,19 @@ void torch_case(benchmark::State& state, const std::string& name) {
   const auto sym = x + x.t();
   const auto b = at::rand({512}, at::kDouble);
   if (name == "solve_f64_512")
-    return run(state, [&] { return at::linalg_solve(spd, b).data_ptr(); });
+    return time_calls(state, [&] { return at::linalg_solve(spd, b).data_ptr(); });
   if (name == "cholesky_f64_512") {
-    return run(state, [&] { return at::linalg_cholesky(spd).data_ptr(); });
+    return time_calls(state, [&] { return at::linalg_cholesky(spd).data_ptr(); });
   }
   if (name == "eigh_f64_512") {
-    return run(state, [&] { return std::get<0>(at::linalg_eigh(sym)).data_ptr(); });
+    return time_calls(state, [&] { return std::get<0>(at::linalg_eigh(sym)).data_ptr(); });
   }
   if (name == "svd_f64_512") {
-    return run(state, [&] { return std::get<1>(at::linalg_svd(x)).data_ptr(); });
+    return time_calls(state, [&] { return std::get<1>(at::linalg_svd(x)).data_ptr(); });
   }
   if (name == "inv_f64_10000x4") {
     const auto small = at::rand({10000, 4, 4}, at::kDouble) + 4.0 * at::eye(4, at::kDouble);
-    return run(state, [&] { return at::linalg_inv(small).data_ptr(); });
+    return time_calls(state, [&] { return at::linalg_inv(small).data_ptr(); });
   }
   state.SkipWithError("no such libtorch case");
 }

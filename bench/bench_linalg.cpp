@@ -27,10 +27,7 @@ using namespace bench::linalg;
 /// Runs `call` as the case's loop body.
 template <class F>
 void run(benchmark::State& state, const std::string& name, F call) {
-  for (auto _ : state) {
-    benchmark::DoNotOptimize(call().data_ptr());
-    benchmark::ClobberMemory();
-  }
+  time_calls(state, [&] { return call().data_ptr(); });
   report_flops(state, name, omp_get_max_threads());
 }
 

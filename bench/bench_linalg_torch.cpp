@@ -21,10 +21,7 @@ int torch_threads() {
 
 template <class F>
 void run(benchmark::State& state, const std::string& name, F call) {
-  for (auto _ : state) {
-    benchmark::DoNotOptimize(call().data_ptr());
-    benchmark::ClobberMemory();
-  }
+  time_calls(state, [&] { return call().data_ptr(); });
   report_flops(state, name, torch_threads());
 }
 

@@ -75,6 +75,16 @@ inline double peak_gflops(int bits, int cores) {
   return cores * 2.0 * (512.0 / bits) * 2.0 * mhz / 1000.0;
 }
 
+/// Times `call()` (it returns a pointer into its result, kept from the optimiser) as the case's
+/// loop body.
+template <class F>
+void time_calls(benchmark::State& state, F call) {
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(call());
+    benchmark::ClobberMemory();
+  }
+}
+
 /// Sets the GFLOPS and peak-fraction counters of a product case.
 inline void report_flops(benchmark::State& state, const std::string& name, int cores) {
   const double f = flops(name);
