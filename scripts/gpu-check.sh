@@ -104,6 +104,7 @@ run() {
   # Only the staged prefix is searched (no system paths), so a dependency the stage forgot
   # fails here, on the build machine, instead of on the GPU machine.
   cmake -S "$ROOT" -B "$build" "${common[@]}" -DTESSERA_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DTESSERA_BUILD_BENCH=ON \
     -DCMAKE_PREFIX_PATH="$PREFIX" -DCMAKE_FIND_USE_CMAKE_SYSTEM_PATH=OFF \
     -DCMAKE_DISABLE_FIND_PACKAGE_Torch=ON >"$out/configure.log" 2>&1 ||
     { tail -30 "$out/configure.log"; return 1; }

@@ -6,7 +6,7 @@ sizes, a PNG of throughput (elements per second) against size for every peer (do
 Timings are not CI material: run this by hand on a quiet machine, e.g.
 
     python3 -m venv /tmp/venv-torch && /tmp/venv-torch/bin/pip install --no-deps torch
-    cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_BUILD_BENCH=ON \
           -DTESSERA_TORCH_ROOT=/tmp/venv-torch/lib/python3.11/site-packages/torch
     cmake --build build --target bench_expr bench_nonzero bench_searchsorted bench_scatter bench_ragged \
         bench_ordering bench_ragged_reduce bench_indexing bench_linalg bench_order_stats

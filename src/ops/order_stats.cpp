@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tessera/core/error.hpp"
+#include "tessera/linalg/product.hpp"
 #include "tessera/tensor.hpp"
 
 namespace tessera::detail {
@@ -382,8 +383,9 @@ Tensor<cov_t<T>> cov_tensor(const Tensor<T>& x, double correction, bool corr) {
   const std::int64_t n = obs.size(1);
   const Tensor<R> centered(obs - tessera::mean(obs, Dims(1), true));
   const R factor = static_cast<R>(std::max(0.0, static_cast<double>(n) - correction));
-  // c[i, j] = sum_k centered[i, k] * centered[j, k]: the product read inside the reduction.
-  Tensor<R> c(tessera::sum(centered.unsqueeze(1) * centered.unsqueeze(0), Dims(2)) / factor);
+  // c = centered . centered^T / factor, on the product engine (as torch.cov's mm).
+  Tensor<R> c = batched_matmul(op, centered, centered.mT());
+  c = c / factor;
   if (corr) {
     const Tensor<R> sd(tessera::sqrt(c.diagonal()));
     const Tensor<R> rows(c / sd.unsqueeze(1));

@@ -3,10 +3,12 @@
 // index order, so float results are the same bits run after run and at every thread count.
 
 #include <cstdint>
+#include <type_traits>
 
 #include "backend/segment_combine.hpp"
 #include "backend/view_kernel.hpp"
 #include "tessera/detail/scatter_host.hpp"
+#include "tessera/ops/scatter.hpp"
 #include "tessera/ops/segment.hpp"
 
 namespace tessera::detail::segment_scatter {
@@ -16,9 +18,17 @@ std::int64_t combine_host(T* out, std::int64_t segments, std::int64_t slice,
                           const std::int64_t* ids, std::int64_t rows, const T* data) {
   const SegmentScatter<T> scatter(segments, slice, data, rows);
   // Negative ids (and ids >= segments: the caller raises for those) name no slice: skipped.
-  return scatter_host<combine_op_t<Id>>(
-      out, static_cast<const T*>(nullptr), segments * slice, scatter.geometry, ids, rows,
-      leaf_kernel_of(scatter.updates), Extents::of_view(scatter.updates), true, false);
+  if constexpr (Id == SegmentId::Sum) {
+    // tensor_scatter_nd_add's instantiation (scatter.cpp) is this very call: not compiled twice.
+    static_assert(std::is_same_v<combine_op_t<Id>, scatter_ops::Add>);
+    return host_ops::scatter_nd<T, std::int64_t>(ScatterOpId::Add, out, nullptr, segments * slice,
+                                                 scatter.geometry, ids, rows, scatter.updates,
+                                                 false);
+  } else {
+    return scatter_host<combine_op_t<Id>>(
+        out, static_cast<const T*>(nullptr), segments * slice, scatter.geometry, ids, rows,
+        leaf_kernel_of(scatter.updates), Extents::of_view(scatter.updates), true, false);
+  }
 }
 
 #define TESSERA_INSTANTIATE_SEGMENT_COMBINE_HOST(ID, T) \
