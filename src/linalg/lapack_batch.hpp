@@ -315,7 +315,6 @@ inline bool pool_threads_sleep() {
 template <class T, class F>
 void for_each_matrix(std::int64_t count, std::int64_t size, const F& f) {
   constexpr std::int64_t kParallelBelow = 192;
-  constexpr std::int64_t kAloneBelow = 1024;
   if (count > 1 && size < kParallelBelow) {
     const std::int64_t tasks = std::min<std::int64_t>(count, 4 * host_thread_count());
     host_parallel_for(tasks, [&](std::int64_t t) {
@@ -329,6 +328,7 @@ void for_each_matrix(std::int64_t count, std::int64_t size, const F& f) {
     for (std::int64_t b = 0; b < count; ++b) f(b, scratch);
   };
 #if defined(_OPENMP)
+  constexpr std::int64_t kAloneBelow = 1024;
   if (size >= kAloneBelow || host_thread_count() < 2 || omp_in_parallel() ||
       !pool_threads_sleep()) {
     all();
@@ -347,7 +347,6 @@ void for_each_matrix(std::int64_t count, std::int64_t size, const F& f) {
   }
   if (error) std::rethrow_exception(error);
 #else
-  (void)kAloneBelow;
   all();
 #endif
 }
