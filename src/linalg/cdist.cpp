@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 #include "tessera/core/error.hpp"
 #include "tessera/linalg/matmul.hpp"
@@ -52,8 +53,10 @@ Tensor<T> cdist_tensor(const Tensor<T>& a, const Tensor<T>& b, double p) {
   }
   const auto x = a.unsqueeze(-2), y = b.unsqueeze(-3);
   if (a.size(-1) == 0) {
-    // No columns: every distance is 0 (the broadcast of the batch and row extents).
-    return Tensor<T>(tessera::sum(x - y, std::int64_t{-1}) * static_cast<T>(0));
+    // No columns: every distance is 0, over the broadcast of the batch and row extents.
+    std::vector<std::int64_t> shape = detail::expr_shape(x - y).vec();
+    shape.pop_back();
+    return Tensor<T>::zeros(Shape(shape), a.device());
   }
   const auto d = tessera::abs(x - y);
   if (p == 0) {

@@ -71,15 +71,17 @@ Tensor<T> quantile_rows(const Tensor<T>& sorted, double q, const QuantileArgs& a
   // up to 2^24), so it can exceed the last valid position; clamp the positions there.
   Tensor<std::int64_t> top = Tensor<std::int64_t>::full({}, n - 1, sorted.device());
   if (args.ignore_nan) {
-    // Rank among the non-NaN values (NaN sorts last); a row of NaN only: rank 0, a NaN.
-    const Tensor<std::int64_t> valid =
-        tessera::sum(tessera::logical_not(tessera::isnan(sorted)), Dims(-1), true);
+    // Rank among the non-NaN values (NaN sorts last); a row of NaN only: rank 0, a NaN. The
+    // NaN count is median's reduction (one kernel for both).
+    const Tensor<std::int64_t> valid(
+        n - tessera::sum(tessera::isnan(sorted), Dims(-1), true));
     const Tensor<T> r(qt * tessera::cast<T>(valid - std::int64_t{1}));
     rank = Tensor<T>(tessera::where(r < T(0), T(0), r));
     top = Tensor<std::int64_t>(tessera::maximum(valid - std::int64_t{1}, std::int64_t{0}));
   } else {
-    // A row with a NaN takes its last element (a NaN): the quantile is NaN.
-    const Tensor<bool> has_nan = tessera::any(tessera::isnan(sorted), Dims(-1), true);
+    // A row with a NaN takes its last element (a NaN): the quantile is NaN. NaN sorts last, so
+    // the last element tells (no reduction).
+    const Tensor<bool> has_nan = tessera::eval(tessera::isnan(sorted.narrow(-1, n - 1, 1)));
     const T last = static_cast<T>(n - 1);
     rank =
         Tensor<T>(tessera::where(has_nan, Tensor<T>::full({}, last, sorted.device()), qt * last));
@@ -105,10 +107,11 @@ Tensor<T> quantile_rows(const Tensor<T>& sorted, double q, const QuantileArgs& a
   const Tensor<std::int64_t> above(
       tessera::minimum(tessera::cast<std::int64_t>(tessera::ceil(rank)), top));
   const Tensor<T> value_above = tessera::take_along_dim(sorted, above, -1);
-  if (args.how == Interpolation::Midpoint) {
-    return Tensor<T>(tessera::lerp(value_below, value_above, T(0.5)));
-  }
-  return Tensor<T>(tessera::lerp(value_below, value_above, rank - tessera::cast<T>(below)));
+  // The weight as a tensor in both cases: one lerp kernel.
+  const Tensor<T> weight = args.how == Interpolation::Midpoint
+                               ? Tensor<T>::full({}, T(0.5), sorted.device())
+                               : Tensor<T>(rank - tessera::cast<T>(below));
+  return Tensor<T>(tessera::lerp(value_below, value_above, weight));
 }
 
 /// torch.lerp's formula in T (as the lerp expression): exact at w = 0 and w = 1.

@@ -118,8 +118,11 @@ UniqueResult<T> unique_slices(const Tensor<T>& x, std::int64_t dim, const Unique
     }
   }
   const Tensor<T> sorted = consecutive ? rows : rows.index_select(0, order);
+  // The comparison is evaluated first: it is the same kernel as unique's over elements, and the
+  // any() over bool rows is one kernel for every dtype, where a reduction fused with the
+  // comparison would compile the reduction engine once more per dtype.
   const Tensor<bool> differs =
-      n > 1 ? tessera::any(sorted.slice(0, 1, n) != sorted.slice(0, 0, n - 1), 1)
+      n > 1 ? tessera::any(tessera::eval(sorted.slice(0, 1, n) != sorted.slice(0, 0, n - 1)), 1)
             : Tensor<bool>::empty({0}, device);
   Runs runs = runs_of(differs, n, device);
   out.values = x.index_select(d, order.index_select(0, runs.starts));

@@ -63,6 +63,17 @@
 #define TESSERA_FLATTEN
 #endif
 
+// Keeps GCC from specialising the next function for constant arguments (interprocedural
+// constant propagation clones it per call site's constants): for a schedule that takes its
+// op-specific steps as function pointers, so that it is compiled once for every op.
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+/// Compiles the next function once, whatever constants its callers pass.
+#define TESSERA_NO_CLONE [[gnu::noclone]]
+#else
+/// Compiles the next function once (nothing to ask outside GCC host code).
+#define TESSERA_NO_CLONE
+#endif
+
 // The same for the elementwise loops of the host executor (one output element per input
 // element, so any vector width gives the same bits), with AVX2 as the widest: 512-bit vectors
 // made these loops slower, not faster, on an Intel Xeon with AVX-512 (10^4 floats in L2, one

@@ -228,6 +228,46 @@ void scatter_wait_until(const Ready& ready) {
   }
 }
 
+/// The steps of the element schedule that combine into the output, the only ones that depend
+/// on the op. Function pointers, not template parameters: see scatter_element_schedule.
+template <class T, class Index, class K>
+struct ScatterElementSteps {
+  /// Applies index rows [lo, hi) to `target` in order, prefetching ahead, as
+  /// scatter_for_element_rows (the first bad row goes to `bad`).
+  void (*apply_rows)(T* target, const ScatterGeometry& g, const Index* indices, std::int64_t lo,
+                     std::int64_t hi, std::int64_t rows, const K& updates, const Extents& extents,
+                     bool linear, bool check, std::int64_t& bad);
+  /// Applies `count` filed pairs in order: list[0], list[1], ...
+  void (*apply_pairs_up)(T* target, const ScatterPair<T>* list, std::int64_t count);
+  /// Applies `count` filed pairs in order: list[0], list[-1], ... (a list written downwards).
+  void (*apply_pairs_down)(T* target, const ScatterPair<T>* list, std::int64_t count);
+};
+
+/// ScatterElementSteps::apply_rows for `Op`.
+template <class Op, class T, class Index, class K>
+void scatter_apply_element_rows(T* target, const ScatterGeometry& g, const Index* indices,
+                                std::int64_t lo, std::int64_t hi, std::int64_t rows,
+                                const K& updates, const Extents& extents, bool linear, bool check,
+                                std::int64_t& bad) {
+  scatter_for_element_rows<T>(
+      g, indices, lo, hi, rows, updates, extents, linear, check, target, bad,
+      [target](std::int64_t at, T u) { target[at] = Op::apply(target[at], u); });
+}
+
+/// ScatterElementSteps::apply_pairs_up (kStep 1) and apply_pairs_down (kStep -1) for `Op`,
+/// prefetching ahead.
+template <class Op, class T, std::int64_t kStep>
+void scatter_apply_pairs(T* target, const ScatterPair<T>* list, std::int64_t count) {
+  for (std::int64_t q = 0; q < count; ++q) {
+    if (q + kScatterElementPrefetchRows < count) {
+      scatter_prefetch_for_write(target, list[(q + kScatterElementPrefetchRows) * kStep].offset);
+    }
+    const ScatterPair<T>& pair = list[q * kStep];
+    T& x = target[pair.offset];
+    x = Op::apply(x, pair.value);
+  }
+}
+
 /// The element schedule (slice_size == 1) for outputs of < 2^32 elements, with any number of
 /// host threads (one part of the output per thread).
 ///
@@ -260,11 +300,15 @@ void scatter_wait_until(const Ready& ready) {
 /// In place with `check` nothing may be written before every row is checked: an output small
 /// next to the indices is scattered into a copy that the last round copies back (two passes
 /// over the output instead of one more over the indices); otherwise all rows are checked first.
-template <class Op, class T, class Index, class K>
-std::int64_t scatter_host_elements(T* out, const T* source, std::int64_t numel,
-                                   const ScatterGeometry& g, const Index* indices,
-                                   std::int64_t rows, const K& updates, const Extents& extents,
-                                   bool linear, bool check) {
+///
+/// Only the steps that combine into the output depend on the op: they come in `steps`, one call
+/// per claimed block or filed list (thousands of rows each), so the schedule is compiled once
+/// per element type, index type and update reader, not once more for every op.
+template <class T, class Index, class K>
+TESSERA_NO_CLONE std::int64_t scatter_element_schedule(
+    const ScatterElementSteps<T, Index, K>& steps, T* out, const T* source, std::int64_t numel,
+    const ScatterGeometry& g, const Index* indices, std::int64_t rows, const K& updates,
+    const Extents& extents, bool linear, bool check) {
   const std::int64_t workers = host_thread_count();
   const ScatterParts parts(workers, numel);
   const bool in_place_check = check && source == nullptr;
@@ -380,17 +424,6 @@ std::int64_t scatter_host_elements(T* out, const T* source, std::int64_t numel,
       pairs[list[ScatterParts::part_of(parts.mult, s->offset)][1]++] = *s;
     }
   };
-  // The pairs of one list in order, prefetching ahead.
-  auto apply_list = [target](const ScatterPair<T>* list, std::int64_t count, std::int64_t step) {
-    for (std::int64_t q = 0; q < count; ++q) {
-      if (q + kScatterElementPrefetchRows < count) {
-        scatter_prefetch_for_write(target, list[(q + kScatterElementPrefetchRows) * step].offset);
-      }
-      const ScatterPair<T>& pair = list[q * step];
-      T& x = target[pair.offset];
-      x = Op::apply(x, pair.value);
-    }
-  };
   // Task `worker` of the region; task 0 is the head. Returns false when the scatter is
   // abandoned (a bad row, with `check`).
   auto run_task = [&](std::int64_t worker) {
@@ -420,8 +453,8 @@ std::int64_t scatter_host_elements(T* out, const T* source, std::int64_t numel,
           }
           std::int64_t bad = rows;
           if (worker == 0) {
-            for_rows(lo, hi, bad, true,
-                     [target](std::int64_t at, T u) { target[at] = Op::apply(target[at], u); });
+            steps.apply_rows(target, g, indices, lo, hi, rows, updates, extents, linear, check,
+                             bad);
           } else {
             file_block(static_cast<std::size_t>(worker), pairs, lists[a].data(), j, lo, hi, bad);
           }
@@ -451,9 +484,9 @@ std::int64_t scatter_host_elements(T* out, const T* source, std::int64_t numel,
         for (std::int64_t j = head_blocks; j < blocks; ++j) {
           const auto& list = lists[a][static_cast<std::size_t>(j) * P + p];
           if (downwards) {
-            apply_list(pairs + list[1] - 1, list[1] - list[0], -1);
+            steps.apply_pairs_down(target, pairs + list[1] - 1, list[1] - list[0]);
           } else {
-            apply_list(pairs + list[0], list[1] - list[0], 1);
+            steps.apply_pairs_up(target, pairs + list[0], list[1] - list[0]);
           }
         }
         if (last && via_copy) {
@@ -465,6 +498,19 @@ std::int64_t scatter_host_elements(T* out, const T* source, std::int64_t numel,
   };
   host_parallel_for(workers, run_task);
   return lowest_bad.load(std::memory_order_relaxed);
+}
+
+/// The element schedule for `Op` (scatter_element_schedule with the op's steps).
+template <class Op, class T, class Index, class K>
+std::int64_t scatter_host_elements(T* out, const T* source, std::int64_t numel,
+                                   const ScatterGeometry& g, const Index* indices,
+                                   std::int64_t rows, const K& updates, const Extents& extents,
+                                   bool linear, bool check) {
+  static constexpr ScatterElementSteps<T, Index, K> steps{
+      &scatter_apply_element_rows<Op, T, Index, K>, &scatter_apply_pairs<Op, T, 1>,
+      &scatter_apply_pairs<Op, T, -1>};
+  return scatter_element_schedule(steps, out, source, numel, g, indices, rows, updates, extents,
+                                  linear, check);
 }
 
 }  // namespace tessera::detail

@@ -149,33 +149,40 @@ struct HostExecutor {
     write_span<Read>(data, k, i, end);
   }
 
+  /// data[i] = Out(k.linear(i)) for i in [0, n): the whole of `run` for a contiguous output
+  /// whose operands read linearly, and all a caller that guarantees that compiles (the
+  /// strided walk is most of an expression's code).
+  template <class Out, class K>
+  static void run_linear(Out* data, const K& k, std::int64_t n) {
+    if constexpr (HostVectorRoot<Out, K>::value) {
+      using Root = HostVectorRoot<Out, K>;
+      const HostVectorMath* const math = host_vector_math();
+      if (const typename Root::Loop loop = math != nullptr ? Root::loop(*math) : nullptr) {
+        host_adaptive_for<WriteWork<Out, K, 3>>(
+            n, elementwise_split(n), [data, &k, loop](std::int64_t begin, std::int64_t end) {
+              Root::write(data, k, loop, begin, end);
+            });
+        return;
+      }
+    }
+    const bool stream = host_streams_output<Out>(n * static_cast<std::int64_t>(sizeof(Out)));
+    host_adaptive_for<WriteWork<Out, K, 0>>(
+        n, elementwise_split(n), [data, &k, stream](std::int64_t begin, std::int64_t end) {
+          if (stream) {
+            stream_span<ReadLinear>(data, k, begin, end);
+            stream_store_fence();
+          } else {
+            write_span<ReadLinear>(data, k, begin, end);
+          }
+        });
+  }
+
   /// out[i] = Out(k(i)) for every element of out.
   template <class Out, class K>
   static void run(const TensorView<Out>& out, const K& k, bool linear) {
     const std::int64_t n = out.numel();
-    const bool stream = host_streams_output<Out>(n * static_cast<std::int64_t>(sizeof(Out)));
     if (linear) {
-      Out* const data = out.data;
-      if constexpr (HostVectorRoot<Out, K>::value) {
-        using Root = HostVectorRoot<Out, K>;
-        const HostVectorMath* const math = host_vector_math();
-        if (const typename Root::Loop loop = math != nullptr ? Root::loop(*math) : nullptr) {
-          host_adaptive_for<WriteWork<Out, K, 3>>(
-              n, elementwise_split(n), [data, &k, loop](std::int64_t begin, std::int64_t end) {
-                Root::write(data, k, loop, begin, end);
-              });
-          return;
-        }
-      }
-      host_adaptive_for<WriteWork<Out, K, 0>>(
-          n, elementwise_split(n), [data, &k, stream](std::int64_t begin, std::int64_t end) {
-            if (stream) {
-              stream_span<ReadLinear>(data, k, begin, end);
-              stream_store_fence();
-            } else {
-              write_span<ReadLinear>(data, k, begin, end);
-            }
-          });
+      run_linear(out.data, k, n);
       return;
     }
     const Extents extents = Extents::of_view(out);
