@@ -60,12 +60,12 @@ Tensor<T> triangle(const char* op, const Tensor<T>& x, std::int64_t k, bool lowe
   const auto j = Tensor<std::int64_t>::arange(cols, x.device());
   // k beyond the matrix would overflow j - i - k: clamp it to where nothing changes.
   const std::int64_t kk = std::clamp<std::int64_t>(k, -rows, cols);
+  // The (rows, cols) mask first, the same kernel for every dtype and both triangles
+  // (s (j - i) <= s k), then one select per dtype over it.
+  const std::int64_t s = lower ? 1 : -1;
+  const Tensor<bool> keep = tessera::eval((j - i) * s <= kk * s);
   const detail::ScalarNode<T> zero(T(0));
-  if (lower) {
-    detail::evaluate_into(out.view(), out.shape(), out.device(), where(j - i <= kk, x, zero));
-  } else {
-    detail::evaluate_into(out.view(), out.shape(), out.device(), where(j - i >= kk, x, zero));
-  }
+  detail::evaluate_into(out.view(), out.shape(), out.device(), where(keep, x, zero));
   return out;
 }
 

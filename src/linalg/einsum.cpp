@@ -1,6 +1,7 @@
-// einsum: the equation parsed into labels per operand (PyTorch's rules), then diagonals and
-// single-operand sums as views and reductions, and each pairwise contraction as one call of the
-// product engine on permuted, reshaped operands (batch labels x kept labels x summed labels).
+// einsum: the equation parsed into labels per operand (PyTorch's rules), then diagonals as
+// views, single-operand sums as products with a column of ones, and each pairwise contraction as
+// one call of the product engine on permuted, reshaped operands (batch labels x kept labels x
+// summed labels).
 
 #include <algorithm>
 #include <array>
@@ -154,16 +155,6 @@ std::int64_t position(const std::vector<int>& labels, int label) {
   return it == labels.end() ? -1 : it - labels.begin();
 }
 
-template <class T>
-Tensor<T> as_t(const auto& reduced) {
-  using Out = typename std::remove_cvref_t<decltype(reduced)>::value_type;
-  if constexpr (std::is_same_v<Out, T>) {
-    return reduced;
-  } else {
-    return reduced.template cast<T>();
-  }
-}
-
 /// Sums `op` over the labels not in `keep` (they appear in no other operand and not in the
 /// output): those dimensions moved last, flattened into one, summed; T kept (integers wrap).
 template <class T>
@@ -185,10 +176,14 @@ void sum_out(Labelled<T>& op, const std::vector<bool>& keep) {
       summed *= op.x.shape()[d];
     }
   }
-  std::vector<std::int64_t> flat = kept_extents;
-  flat.push_back(summed);
-  const Tensor<T> grouped = op.x.permute(perm).reshape(Shape(flat));
-  op.x = as_t<T>(tessera::sum(grouped, std::int64_t{-1}));
+  std::int64_t rows = 1;
+  for (const std::int64_t e : kept_extents) rows *= e;
+  // The sum is a product with a column of ones, on the product engine: its kernels are compiled
+  // for the contractions already, where a reduction compiled the reduction engine once more per
+  // dtype. Integers wrap in T and bool is the logical or, as a sum cast back to T.
+  const Tensor<T> grouped = op.x.permute(perm).reshape({rows, summed});
+  const Tensor<T> ones = Tensor<T>::ones({summed, 1}, op.x.device());
+  op.x = batched_matmul("einsum", grouped, ones).reshape(Shape(kept_extents));
   op.labels = std::move(kept_labels);
 }
 

@@ -73,8 +73,7 @@ Tensor<T> quantile_rows(const Tensor<T>& sorted, double q, const QuantileArgs& a
   if (args.ignore_nan) {
     // Rank among the non-NaN values (NaN sorts last); a row of NaN only: rank 0, a NaN. The
     // NaN count is median's reduction (one kernel for both).
-    const Tensor<std::int64_t> valid(
-        n - tessera::sum(tessera::isnan(sorted), Dims(-1), true));
+    const Tensor<std::int64_t> valid(n - tessera::sum(tessera::isnan(sorted), Dims(-1), true));
     const Tensor<T> r(qt * tessera::cast<T>(valid - std::int64_t{1}));
     rank = Tensor<T>(tessera::where(r < T(0), T(0), r));
     top = Tensor<std::int64_t>(tessera::maximum(valid - std::int64_t{1}, std::int64_t{0}));

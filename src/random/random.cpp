@@ -168,11 +168,13 @@ Tensor<T> randint_tensor(std::int64_t low, std::int64_t high, const Shape& shape
   }
   auto out = empty_for<T>("randint", shape, device);
   const std::uint64_t range = static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low);
-  if (range <= (std::uint64_t{1} << 32)) {
-    draw_into(out, random_streams::Randint<T, false>{low, range}, generator);
-  } else {
-    draw_into(out, random_streams::Randint<T, true>{low, range}, generator);
+  if constexpr (random_fill::randint_has_wide<T>) {
+    if (range > (std::uint64_t{1} << 32)) {
+      draw_into(out, random_streams::Randint<T, true>{low, range}, generator);
+      return out;
+    }
   }
+  draw_into(out, random_streams::Randint<T, false>{low, range}, generator);
   return out;
 }
 

@@ -20,14 +20,17 @@ void device(int device, const random_streams::Stream& stream, const Dist& dist,
 
 /// Every distribution both backends instantiate: X((Dist type)), parenthesised because some
 /// have commas (unparen_t takes the parentheses off).
-#define TESSERA_FOR_EACH_RANDOM_DIST(X) \
-  X((random_streams::Uniform<float>))   \
-  X((random_streams::Uniform<double>))  \
-  X((random_streams::Normal<float>))    \
-  X((random_streams::Normal<double>))   \
-  X((random_streams::PermutationKeys))  \
-  TESSERA_FOR_EACH_RANDINT(X, false) TESSERA_FOR_EACH_RANDINT(X, true)
-/// randint over every numeric dtype, narrow (one word) or wide (a word pair).
+#define TESSERA_FOR_EACH_RANDOM_DIST(X)            \
+  X((random_streams::Uniform<float>))              \
+  X((random_streams::Uniform<double>))             \
+  X((random_streams::Normal<float>))               \
+  X((random_streams::Normal<double>))              \
+  X((random_streams::PermutationKeys))             \
+  TESSERA_FOR_EACH_RANDINT(X, false)               \
+  X((random_streams::Randint<std::int64_t, true>)) \
+  X((random_streams::Randint<double, true>))
+/// randint over every numeric dtype, narrow (one word). Wide draws (a word pair) only exist for
+/// the dtypes whose ranges can exceed 2^32 (randint_has_wide).
 #define TESSERA_FOR_EACH_RANDINT(X, wide)          \
   X((random_streams::Randint<std::uint8_t, wide>)) \
   X((random_streams::Randint<std::int8_t, wide>))  \
@@ -36,6 +39,11 @@ void device(int device, const random_streams::Stream& stream, const Dist& dist,
   X((random_streams::Randint<std::int64_t, wide>)) \
   X((random_streams::Randint<float, wide>))        \
   X((random_streams::Randint<double, wide>))
+
+/// Whether randint over T can be asked for a range above 2^32 (then it draws a word pair per
+/// element): int64 and double (integers up to 2^53). Other dtypes' ranges fit one word.
+template <class T>
+inline constexpr bool randint_has_wide = sizeof(T) == 8;
 
 /// The type inside parentheses: unparen_t<void (T)> is T.
 template <class F>

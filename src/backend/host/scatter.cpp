@@ -3,6 +3,7 @@
 // the same kernel in the caller, reading the expression in place).
 
 #include "tessera/ops/scatter.hpp"
+#include "backend/host/scatter_element_schedule.hpp"
 #include "backend/view_kernel.hpp"
 #include "tessera/detail/scatter_host.hpp"
 #include "tessera/tensor.hpp"
@@ -25,6 +26,18 @@ std::int64_t scatter_nd(ScatterOpId op, T* out, const T* source, std::int64_t nu
     }
   });
 }
+
+}  // namespace tessera::detail::host_ops
+
+// The element schedules every op of the instantiations below shares, compiled here for the
+// library's other units too (scatter_element_schedule.hpp).
+#define TESSERA_INSTANTIATE_SCATTER_ELEMENT_SCHEDULE(T)       \
+  template TESSERA_SCATTER_ELEMENT_SCHEDULE(T, std::int32_t); \
+  template TESSERA_SCATTER_ELEMENT_SCHEDULE(T, std::int64_t);
+TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_SCATTER_ELEMENT_SCHEDULE)
+#undef TESSERA_INSTANTIATE_SCATTER_ELEMENT_SCHEDULE
+
+namespace tessera::detail::host_ops {
 
 #define TESSERA_INSTANTIATE_SCATTER_HOST(T)                                                      \
   template std::int64_t scatter_nd<T, std::int32_t>(ScatterOpId, T*, const T*, std::int64_t,     \

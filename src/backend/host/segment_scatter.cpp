@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "backend/host/scatter_element_schedule.hpp"
 #include "backend/segment_combine.hpp"
 #include "backend/view_kernel.hpp"
 #include "tessera/detail/scatter_host.hpp"
