@@ -216,6 +216,32 @@ TEST_P(MatmulRules, IntegerProductsWrapInTAndBoolIsTheLogicalProduct) {
   EXPECT_EQ(ts::matmul(p, q).to_vector(), (std::vector<bool>{false, true, false, false}));
 }
 
+TEST_P(MatmulRules, EinsumSumsOfOneOperandWrapInTAndBoolIsTheLogicalOr) {
+  // Letters of one operand only are summed in T, as PyTorch keeps int8: 3 x 100 = 300 wraps to
+  // 44; bool sums are any().
+  const auto m = ts::Tensor<std::int8_t>::full({2, 3}, 100).to(device());
+  EXPECT_EQ(ts::einsum("ij->i", {m}).to_vector(), (std::vector<std::int8_t>(2, 44)));
+  EXPECT_EQ(ts::einsum("ij->", {m}).item(), static_cast<std::int8_t>(600 - 512));
+  const auto b = ts::tensor<bool>({{false, false, true}, {false, false, false}}).to(device());
+  EXPECT_EQ(ts::einsum("ij->i", {b}).to_vector(), (std::vector<bool>{true, false}));
+  EXPECT_EQ(ts::einsum("ij->j", {b}).to_vector(), (std::vector<bool>{false, false, true}));
+  // A summed letter of extent 0 gives zeros; a kept one of extent 0, nothing.
+  EXPECT_EQ(ts::einsum("ij->i", {ts::Tensor<std::int32_t>::empty({3, 0}, device())}).to_vector(),
+            (std::vector<std::int32_t>(3, 0)));
+  EXPECT_EQ(ts::einsum("ij->j", {ts::Tensor<float>::empty({3, 0}, device())}).shape(),
+            ts::Shape({0}));
+  // Summed letters between kept ones, on a transposed operand: the reference loop.
+  const auto x = ts::Tensor<std::int64_t>::arange(24, device()).reshape({2, 3, 4});
+  const auto got = ts::einsum("ijk->ki", {x.transpose(0, 2)}).cpu().to_vector();
+  for (std::int64_t k = 0; k < 2; ++k) {
+    for (std::int64_t i = 0; i < 4; ++i) {
+      std::int64_t want = 0;
+      for (std::int64_t j = 0; j < 3; ++j) want += (k * 3 + j) * 4 + i;
+      EXPECT_EQ(got[static_cast<std::size_t>(k * 4 + i)], want);
+    }
+  }
+}
+
 TEST_P(MatmulRules, EmptyInnerDimensionGivesZeros) {
   const auto a = ts::Tensor<float>::empty({3, 0}, device());
   const auto b = ts::Tensor<float>::empty({0, 2}, device());

@@ -145,3 +145,37 @@ TEST(ShapesLayouts, RaggedSegmentFormatAndInteropReadExpandedViews) {
     EXPECT_EQ(printed.str(), expected.str());
   }
 }
+
+TEST(ShapesLayouts, CastReadsEveryLayoutAsItsContiguousCopy) {
+  for (const auto device : tessera_test::available_devices()) {
+    // Values that change under the narrowing casts: int8 wraps, bool is "nonzero".
+    std::vector<std::int32_t> values(4 * 6);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      values[i] = static_cast<std::int32_t>(i * 37) - 300;
+    }
+    const auto base = ts::Tensor<std::int32_t>::from_vector(values, {4, 6}, device);
+    const auto view = base.t().slice(0, 1, 6, 2);  // (3, 4), strides (2, 6)
+    std::vector<std::int32_t> want;                // the reference loop over the view
+    for (std::int64_t r = 0; r < 3; ++r) {
+      for (std::int64_t c = 0; c < 4; ++c) {
+        want.push_back(values[static_cast<std::size_t>(c * 6 + 1 + 2 * r)]);
+      }
+    }
+    std::vector<double> as_double;
+    std::vector<std::int8_t> as_int8;
+    std::vector<bool> as_bool;
+    for (const std::int32_t v : want) {
+      as_double.push_back(v);
+      as_int8.push_back(static_cast<std::int8_t>(v));
+      as_bool.push_back(v != 0);
+    }
+    EXPECT_EQ(view.cast<double>().to_vector(), as_double) << device;
+    EXPECT_EQ(view.cast<std::int8_t>().to_vector(), as_int8) << device;
+    EXPECT_EQ(view.cast<bool>().to_vector(), as_bool) << device;
+    EXPECT_EQ(view.cast<double>().shape(), ts::Shape({3, 4}));
+    EXPECT_EQ(base.to_vector(), values);  // the source is untouched
+    // 0-d and empty tensors.
+    EXPECT_EQ(base.select(0, 1).select(0, 2).cast<float>().item(), static_cast<float>(values[8]));
+    EXPECT_EQ(base.slice(0, 0, 0).cast<double>().shape(), ts::Shape({0, 6}));
+  }
+}
