@@ -57,10 +57,10 @@ std::int64_t scatter_host(T* out, const T* source, std::int64_t numel, const Sca
     // One thread, element updates: the sequential loop itself, with its misses overlapped.
     if (source != nullptr) std::copy(source, source + numel, out);
     std::int64_t bad = rows;
-    // With a source and `check`, a bad row abandons `out` (the caller drops it).
-    scatter_for_element_rows<T>(g, indices, 0, rows, rows, updates, extents, linear,
-                                check && source != nullptr, out, bad,
-                                [out](std::int64_t at, T u) { out[at] = Op::apply(out[at], u); });
+    // With a source and `check`, a bad row abandons `out` (the caller drops it). The element
+    // schedule's head step, the same loop (compiled once for both).
+    scatter_apply_element_rows<Op, T, Index, K>(out, g, indices, 0, rows, rows, updates, extents,
+                                                linear, check && source != nullptr, bad);
     return bad;
   }
   std::int64_t first_bad = rows;
