@@ -54,7 +54,7 @@ Tensor<T> cdist_tensor(const Tensor<T>& a, const Tensor<T>& b, double p) {
   const auto x = a.unsqueeze(-2), y = b.unsqueeze(-3);
   if (a.size(-1) == 0) {
     // No columns: every distance is 0, over the broadcast of the batch and row extents.
-    std::vector<std::int64_t> shape = detail::expr_shape(x - y).vec();
+    std::vector<std::int64_t> shape = detail::broadcast_shapes("cdist", x.shape(), y.shape()).vec();
     shape.pop_back();
     return Tensor<T>::zeros(Shape(shape), a.device());
   }

@@ -26,19 +26,19 @@ void device(int device, const random_streams::Stream& stream, const Dist& dist,
   X((random_streams::Normal<float>))               \
   X((random_streams::Normal<double>))              \
   X((random_streams::PermutationKeys))             \
-  TESSERA_FOR_EACH_RANDINT(X, false)               \
+  TESSERA_FOR_EACH_NARROW_RANDINT(X)               \
   X((random_streams::Randint<std::int64_t, true>)) \
   X((random_streams::Randint<double, true>))
 /// randint over every numeric dtype, narrow (one word). Wide draws (a word pair) only exist for
 /// the dtypes whose ranges can exceed 2^32 (randint_has_wide).
-#define TESSERA_FOR_EACH_RANDINT(X, wide)          \
-  X((random_streams::Randint<std::uint8_t, wide>)) \
-  X((random_streams::Randint<std::int8_t, wide>))  \
-  X((random_streams::Randint<std::int16_t, wide>)) \
-  X((random_streams::Randint<std::int32_t, wide>)) \
-  X((random_streams::Randint<std::int64_t, wide>)) \
-  X((random_streams::Randint<float, wide>))        \
-  X((random_streams::Randint<double, wide>))
+#define TESSERA_FOR_EACH_NARROW_RANDINT(X)          \
+  X((random_streams::Randint<std::uint8_t, false>)) \
+  X((random_streams::Randint<std::int8_t, false>))  \
+  X((random_streams::Randint<std::int16_t, false>)) \
+  X((random_streams::Randint<std::int32_t, false>)) \
+  X((random_streams::Randint<std::int64_t, false>)) \
+  X((random_streams::Randint<float, false>))        \
+  X((random_streams::Randint<double, false>))
 
 /// Whether randint over T can be asked for a range above 2^32 (then it draws a word pair per
 /// element): int64 and double (integers up to 2^53). Other dtypes' ranges fit one word.
