@@ -1,6 +1,6 @@
 #pragma once
 /// @file scatter_host_wide_filing.hpp
-/// The element schedule's two-list filing (scatter_host_elements.hpp) eight rows at a time with
+/// The element schedule's two-list filing (scatter_host_filing.hpp) eight rows at a time with
 /// 512-bit vectors (four with 256-bit ones), for 4-byte values: one compare checks eight
 /// indices, a second splits them between the two parts, and each part's pairs are compressed
 /// into one register (AVX2: shuffled by a table) and stored whole. The scalar filer spends
