@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -98,6 +100,61 @@ TYPED_TEST(LinalgRules, Errors) {
   }
   msg = expect_throw<ts::ShapeError>([&] { (void)ts::trace(batch); });
   EXPECT_EQ(msg, "trace: expected a matrix, but got tensor with dim 4");
+}
+
+// Inputs are never written (the device routines factor a copy, even of a transposed view whose
+// transpose is contiguous), NaN and inf are refused or reported as on the host, and a
+// rank-deficient lstsq gives LAPACK gelsd's minimum-norm answer on every device.
+TYPED_TEST(LinalgRules, InputsStayAndEdgeValues) {
+  using T = typename TypeParam::value_type;
+  const ts::Device dev = this->device();
+  const std::vector<T> spd = {T(4), T(2), T(0.5), T(2), T(5), T(1), T(0.5), T(1), T(3)};
+  // A transposed view of contiguous storage (symmetric, so every op has an answer).
+  const auto a = ts::Tensor<T>::from_vector(spd, {3, 3}, dev).mT();
+  const auto wide = ts::Tensor<T>::from_vector(spd, {1, 9}, dev).reshape({3, 3}).narrow(0, 0, 2);
+  const std::vector<std::function<void()>> ops = {
+      [&] { (void)ts::linalg::cholesky(a); },      [&] { (void)ts::linalg::qr(a); },
+      [&] { (void)ts::linalg::eigh(a); },          [&] { (void)ts::linalg::svd(a); },
+      [&] { (void)ts::linalg::svd(wide.mT()); },   [&] { (void)ts::linalg::svdvals(wide); },
+      [&] { (void)ts::linalg::solve(a, a); },      [&] { (void)ts::linalg::inv(a); },
+      [&] { (void)ts::linalg::det(a); },           [&] { (void)ts::linalg::slogdet(a); },
+      [&] { (void)ts::linalg::lstsq(wide, wide); }};
+  for (const auto& op : ops) {
+    op();
+    EXPECT_EQ(a.cpu().to_vector(), (ts::Tensor<T>::from_vector(spd, {3, 3}).to_vector()));
+    EXPECT_EQ(wide.cpu().to_vector(), (std::vector<T>(spd.begin(), spd.begin() + 6)));
+  }
+
+  // A NaN where the factorisation reaches it: the failing minor is its position (reference
+  // LAPACK's rule, whatever the backend's potrf does with it).
+  auto with_nan = spd;
+  with_nan[4] = std::numeric_limits<T>::quiet_NaN();
+  const auto nan_matrix = ts::Tensor<T>::from_vector(with_nan, {3, 3}, dev);
+  EXPECT_NE(expect_throw<ts::LinAlgError>([&] {
+              (void)ts::linalg::cholesky(nan_matrix);
+            }).find("the leading minor of order 2 is not positive-definite"),
+            std::string::npos);
+  EXPECT_NE(expect_throw<ts::LinAlgError>([&] {
+              (void)ts::linalg::svdvals(nan_matrix);
+            }).find("contained non-finite values"),
+            std::string::npos);
+  // inf in B alone is refused too.
+  auto rhs = std::vector<T>{T(1), std::numeric_limits<T>::infinity(), T(0)};
+  EXPECT_NE(expect_throw<ts::LinAlgError>([&] {
+              (void)ts::linalg::lstsq(a, ts::Tensor<T>::from_vector(rhs, {3}, dev));
+            }).find("contains non-finite values"),
+            std::string::npos);
+
+  // Rank 1: A = u vᵀ, u = (1, 2, 2), v = (2, 1). The minimum-norm solution of A x = b is
+  // v (uᵀ b) / (|u|² |v|²); for b = (1, 0, 1): 3 / 45 · (2, 1).
+  const auto rank1 = ts::Tensor<T>::from_vector({T(2), T(1), T(4), T(2), T(4), T(2)}, {3, 2}, dev);
+  const auto x = ts::linalg::lstsq(rank1, ts::Tensor<T>::from_vector({T(1), T(0), T(1)}, {3}, dev));
+  EXPECT_EQ(x.device(), dev);
+  const auto xv = x.cpu().to_vector();
+  ASSERT_EQ(xv.size(), 2u);
+  const double tol = std::is_same_v<T, float> ? 1e-6 : 1e-14;
+  EXPECT_NEAR(xv[0], 6.0 / 45.0, tol);
+  EXPECT_NEAR(xv[1], 3.0 / 45.0, tol);
 }
 
 }  // namespace

@@ -215,6 +215,13 @@ def linalg_decomposition_rows():
     if "TESSERA_INSTANTIATE_LINALG_SOLVERS(float)" not in read(solvers):
         sys.exit(f"support_matrix.py: {solvers} no longer instantiates the solvers for float")
     src = (f"`TESSERA_INSTANTIATE_LINALG` in `{LINALG_CPP}` and `{solvers}` (LAPACK)")
+    device_cpp = "src/linalg/device_decompositions.cpp"
+    device_types = re.findall(r"^TESSERA_INSTANTIATE_DEVICE_LINALG\((\w+)\)", read(device_cpp),
+                              re.M)
+    if device_types != types:
+        sys.exit(f"support_matrix.py: {device_cpp} instantiates {device_types}, the host {types}")
+    device_src = (f"`TESSERA_INSTANTIATE_DEVICE_LINALG` in `{device_cpp}`: "
+                  "`device_runtime::lapack` (cuSOLVER; the host's LAPACK on the emulated device)")
     header = "include/tessera/linalg/decompositions.hpp"
     if LINALG_ASSERT not in read(header):
         sys.exit(f"support_matrix.py: {header} no longer has the static_assert '{LINALG_ASSERT}'")
@@ -224,11 +231,11 @@ def linalg_decomposition_rows():
     return [
         ("`linalg::solve`, `inv`, `det`, `slogdet`, `cholesky`, `qr`, `eigh`, `svd`, `svdvals`, "
          "`lstsq`", "ops/linalg.md#decompositions-and-norms", (types, src),
-         (types, src + ", through a host round trip"),
-         "integers refused at compile time (as PyTorch); device inputs are copied to the host "
-         "(cuSOLVER not yet wired)"),
+         (types, device_src),
+         "integers refused at compile time (as PyTorch); on a device cuSOLVER (GPU: built, not "
+         "yet run on one); lstsq there from the SVD"),
         ("`linalg::vector_norm`, `matrix_norm`, `norm`", "ops/linalg.md#decompositions-and-norms",
-         norms, norms, "matrix_norm 2, -2 and nuc take svdvals (a host round trip on a device)"),
+         norms, norms, "matrix_norm 2, -2 and nuc take svdvals"),
         ("`trace`", "ops/linalg.md#decompositions-and-norms", trace,
          (DTYPES, "`ts::sum` of the diagonal view (the reduction engine)"),
          "int64 for bool and integers, as `sum`"),

@@ -2,6 +2,7 @@
 // (potrf), qr (geqrf + orgqr), eigh (syevd), svd and svdvals (gesdd). The shared machinery:
 // linalg/lapack_batch.hpp.
 
+#include "linalg/device_linalg.hpp"
 #include "linalg/lapack_batch.hpp"
 
 namespace tessera::detail {
@@ -15,6 +16,7 @@ Tensor<T> linalg_cholesky(const Tensor<T>& a) {
   const char* op = "linalg.cholesky";
   const MatrixBatch m = square_matrices_of(op, a.shape());
   const std::int64_t n = m.rows;
+  if (on_device(a, m.count * n)) return device_linalg::cholesky(a, m);
   const Tensor<T> ha = host_rows(a);
   Tensor<T> l = Tensor<T>::zeros(shape_with(m.batch, {n, n}));
   std::vector<lapack_int> info(static_cast<std::size_t>(m.count), 0);
@@ -37,12 +39,8 @@ Tensor<T> linalg_cholesky(const Tensor<T>& a) {
       }
     });
   }
-  check_statuses(op, "potrf", info, [&](const Failure& f) {
-    raise<LinAlgError>(op, batch_part(m, f.element),
-                       "The factorization could not be completed because the input is not "
-                       "positive-definite (the leading minor of order ",
-                       f.info, " is not positive-definite).");
-  });
+  check_statuses(op, "potrf", info,
+                 [&](const Failure& f) { raise_not_positive_definite(op, m, f); });
   return on(l, a.device());
 }
 
@@ -55,6 +53,7 @@ linalg::QRResult<T> linalg_qr(const Tensor<T>& a) {
   const std::int64_t rows = m.rows;
   const std::int64_t cols = m.cols;
   const std::int64_t k = std::min(rows, cols);
+  if (on_device(a, m.count * k)) return device_linalg::qr(a, m);
   const Tensor<T> ha = host_rows(a);
   Tensor<T> q = Tensor<T>::zeros(shape_with(m.batch, {rows, k}));
   Tensor<T> r = Tensor<T>::zeros(shape_with(m.batch, {k, cols}));
@@ -98,6 +97,7 @@ linalg::EighResult<T> linalg_eigh(const Tensor<T>& a) {
   const char* op = "linalg.eigh";
   const MatrixBatch m = square_matrices_of(op, a.shape());
   const std::int64_t n = m.rows;
+  if (on_device(a, m.count * n)) return device_linalg::eigh(a, m);
   const Tensor<T> ha = host_rows(a);
   Tensor<T> values = Tensor<T>::empty(shape_with(m.batch, {n}));
   Tensor<T> vectors = Tensor<T>::empty(shape_with(m.batch, {n, n}));
@@ -122,12 +122,7 @@ linalg::EighResult<T> linalg_eigh(const Tensor<T>& a) {
       info[static_cast<std::size_t>(i)] = status;
     });
   }
-  check_statuses(op, "syevd", info, [&](const Failure& f) {
-    raise<LinAlgError>(op, batch_part(m, f.element),
-                       "The algorithm failed to converge because the input matrix is "
-                       "ill-conditioned or has too many repeated eigenvalues (error code: ",
-                       f.info, ").");
-  });
+  check_statuses(op, "syevd", info, [&](const Failure& f) { raise_eigh_failed(op, m, f); });
   return {on(values, a.device()), on(vectors, a.device())};
 }
 
@@ -142,6 +137,9 @@ linalg::SVDResult<T> linalg_svd(const char* op, const Tensor<T>& a, bool full_ma
   const std::int64_t k = std::min(rows, cols);
   const std::int64_t ucols = full_matrices ? rows : k;
   const std::int64_t vrows = full_matrices ? cols : k;
+  if (on_device(a, m.count * k)) {
+    return device_linalg::svd(op, a, m, full_matrices, compute_uv);
+  }
   const Tensor<T> ha = host_rows(a);
   linalg::SVDResult<T> out;
   out.S = Tensor<T>::empty(shape_with(m.batch, {k}));
@@ -189,17 +187,7 @@ linalg::SVDResult<T> linalg_svd(const char* op, const Tensor<T>& a, bool full_ma
     }
     info[static_cast<std::size_t>(i)] = status;
   });
-  check_statuses(op, "gesdd", info, [&](const Failure& f) {
-    if (f.info == kNonFinite) {
-      raise<LinAlgError>(op, batch_part(m, f.element),
-                         "The algorithm failed to converge because the input matrix contained "
-                         "non-finite values.");
-    }
-    raise<LinAlgError>(op, batch_part(m, f.element),
-                       "The algorithm failed to converge because the input matrix is "
-                       "ill-conditioned or has too many repeated singular values (error code: ",
-                       f.info, ").");
-  });
+  check_statuses(op, "gesdd", info, [&](const Failure& f) { raise_svd_failed(op, m, f); });
   const Device device = a.device();
   out.S = on(out.S, device);
   if (compute_uv) {

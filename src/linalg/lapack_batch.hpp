@@ -12,7 +12,6 @@
 // high-level routines refuse a NaN input without computing anything, where PyTorch returns
 // NaNs).
 
-#include <lapacke.h>
 #if defined(_OPENMP)
 #include <omp.h>
 #endif
@@ -28,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "linalg/lapack_routines.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/expr/broadcast.hpp"
 #include "tessera/expr/host_parallel.hpp"
@@ -35,83 +35,6 @@
 #include "tessera/tensor.hpp"
 
 namespace tessera::detail::lapack_batch {
-
-// ---- LAPACKE by element type -----------------------------------------------------------------
-
-inline lapack_int lapack_gesv(lapack_int n, lapack_int nrhs, float* a, lapack_int* ipiv, float* b,
-                              lapack_int ldb) {
-  return LAPACKE_sgesv_work(LAPACK_COL_MAJOR, n, nrhs, a, n, ipiv, b, ldb);
-}
-inline lapack_int lapack_gesv(lapack_int n, lapack_int nrhs, double* a, lapack_int* ipiv, double* b,
-                              lapack_int ldb) {
-  return LAPACKE_dgesv_work(LAPACK_COL_MAJOR, n, nrhs, a, n, ipiv, b, ldb);
-}
-inline lapack_int lapack_getrf(lapack_int n, float* a, lapack_int* ipiv) {
-  return LAPACKE_sgetrf_work(LAPACK_COL_MAJOR, n, n, a, n, ipiv);
-}
-inline lapack_int lapack_getrf(lapack_int n, double* a, lapack_int* ipiv) {
-  return LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, a, n, ipiv);
-}
-inline lapack_int lapack_potrf(lapack_int n, float* a) {
-  return LAPACKE_spotrf_work(LAPACK_COL_MAJOR, 'L', n, a, n);
-}
-inline lapack_int lapack_potrf(lapack_int n, double* a) {
-  return LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, a, n);
-}
-inline lapack_int lapack_geqrf(lapack_int m, lapack_int n, float* a, float* tau, float* work,
-                               lapack_int lwork) {
-  return LAPACKE_sgeqrf_work(LAPACK_COL_MAJOR, m, n, a, m, tau, work, lwork);
-}
-inline lapack_int lapack_geqrf(lapack_int m, lapack_int n, double* a, double* tau, double* work,
-                               lapack_int lwork) {
-  return LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, m, n, a, m, tau, work, lwork);
-}
-inline lapack_int lapack_orgqr(lapack_int m, lapack_int k, float* a, const float* tau, float* work,
-                               lapack_int lwork) {
-  return LAPACKE_sorgqr_work(LAPACK_COL_MAJOR, m, k, k, a, m, tau, work, lwork);
-}
-inline lapack_int lapack_orgqr(lapack_int m, lapack_int k, double* a, const double* tau,
-                               double* work, lapack_int lwork) {
-  return LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, m, k, k, a, m, tau, work, lwork);
-}
-inline lapack_int lapack_syevd(lapack_int n, float* a, float* w, float* work, lapack_int lwork,
-                               lapack_int* iwork, lapack_int liwork) {
-  return LAPACKE_ssyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, a, n, w, work, lwork, iwork, liwork);
-}
-inline lapack_int lapack_syevd(lapack_int n, double* a, double* w, double* work, lapack_int lwork,
-                               lapack_int* iwork, lapack_int liwork) {
-  return LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, a, n, w, work, lwork, iwork, liwork);
-}
-inline lapack_int lapack_gesdd(char jobz, lapack_int m, lapack_int n, float* a, float* s, float* u,
-                               lapack_int ldu, float* vt, lapack_int ldvt, float* work,
-                               lapack_int lwork, lapack_int* iwork) {
-  return LAPACKE_sgesdd_work(LAPACK_COL_MAJOR, jobz, m, n, a, m, s, u, ldu, vt, ldvt, work, lwork,
-                             iwork);
-}
-inline lapack_int lapack_gesdd(char jobz, lapack_int m, lapack_int n, double* a, double* s,
-                               double* u, lapack_int ldu, double* vt, lapack_int ldvt, double* work,
-                               lapack_int lwork, lapack_int* iwork) {
-  return LAPACKE_dgesdd_work(LAPACK_COL_MAJOR, jobz, m, n, a, m, s, u, ldu, vt, ldvt, work, lwork,
-                             iwork);
-}
-inline lapack_int lapack_gelsd(lapack_int m, lapack_int n, lapack_int nrhs, float* a, float* b,
-                               lapack_int ldb, float* s, float rcond, lapack_int* rank, float* work,
-                               lapack_int lwork, lapack_int* iwork) {
-  return LAPACKE_sgelsd_work(LAPACK_COL_MAJOR, m, n, nrhs, a, m, b, ldb, s, rcond, rank, work,
-                             lwork, iwork);
-}
-inline lapack_int lapack_gelsd(lapack_int m, lapack_int n, lapack_int nrhs, double* a, double* b,
-                               lapack_int ldb, double* s, double rcond, lapack_int* rank,
-                               double* work, lapack_int lwork, lapack_int* iwork) {
-  return LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, m, n, nrhs, a, m, b, ldb, s, rcond, rank, work,
-                             lwork, iwork);
-}
-
-/// The size LAPACK asked for in a workspace query (its answer is a float; at least 1).
-template <class T>
-lapack_int query_size(T answer) {
-  return std::max<lapack_int>(1, static_cast<lapack_int>(std::ceil(answer)));
-}
 
 // ---- shapes ------------------------------------------------------------------------------------
 
@@ -240,6 +163,14 @@ template <class T>
 Tensor<T> host_rows_as(const Tensor<T>& a, const Shape& shape) {
   const Tensor<T> host = host_rows(a);
   return host.shape() == shape ? host : host.expand(shape).contiguous();
+}
+
+/// True when `a` is on a device and there is work for its routines (`work`, a product of the
+/// batch size and the extents, above 0): then the device decompositions run
+/// (linalg/device_linalg.hpp). Empty problems take the host path, which needs no routine.
+template <class T>
+bool on_device(const Tensor<T>& a, std::int64_t work) {
+  return !a.device().is_cpu() && work > 0;
 }
 
 /// `t` moved to `device` (t itself on the host).
@@ -400,6 +331,51 @@ bool has_non_finite(const T* p, std::int64_t count, bool infinite) {
                      "The solver failed because the input matrix is singular.");
 }
 
+/// The LinAlgError of a matrix that is not positive-definite (cholesky; info = the order of the
+/// failing leading minor).
+[[noreturn]] inline void raise_not_positive_definite(const char* op, const MatrixBatch& m,
+                                                     const Failure& f) {
+  raise<LinAlgError>(op, batch_part(m, f.element),
+                     "The factorization could not be completed because the input is not "
+                     "positive-definite (the leading minor of order ",
+                     f.info, " is not positive-definite).");
+}
+
+/// The LinAlgError of an eigendecomposition that did not converge.
+[[noreturn]] inline void raise_eigh_failed(const char* op, const MatrixBatch& m, const Failure& f) {
+  raise<LinAlgError>(op, batch_part(m, f.element),
+                     "The algorithm failed to converge because the input matrix is "
+                     "ill-conditioned or has too many repeated eigenvalues (error code: ",
+                     f.info, ").");
+}
+
+/// The LinAlgError of an SVD: a NaN input (kNonFinite) or no convergence.
+[[noreturn]] inline void raise_svd_failed(const char* op, const MatrixBatch& m, const Failure& f) {
+  if (f.info == kNonFinite) {
+    raise<LinAlgError>(op, batch_part(m, f.element),
+                       "The algorithm failed to converge because the input matrix contained "
+                       "non-finite values.");
+  }
+  raise<LinAlgError>(op, batch_part(m, f.element),
+                     "The algorithm failed to converge because the input matrix is "
+                     "ill-conditioned or has too many repeated singular values (error code: ",
+                     f.info, ").");
+}
+
+/// The LinAlgError of lstsq: a non-finite input (kNonFinite) or an SVD that did not converge.
+[[noreturn]] inline void raise_lstsq_failed(const char* op, const MatrixBatch& m,
+                                            const Failure& f) {
+  if (f.info == kNonFinite) {
+    raise<LinAlgError>(op, batch_part(m, f.element),
+                       "The least squares solution could not be computed because the input "
+                       "contains non-finite values.");
+  }
+  raise<LinAlgError>(op, batch_part(m, f.element),
+                     "The least squares solution could not be computed because the SVD of A "
+                     "failed to converge (error code: ",
+                     f.info, ").");
+}
+
 /// Checks the statuses of a batch: argument errors are bugs; `on_failure` raises the first
 /// positive one.
 template <class F>
@@ -410,6 +386,37 @@ void check_statuses(const char* op, const char* routine, const std::vector<lapac
   }
   const Failure f = first_failure(info);
   if (f.element >= 0) on_failure(f);
+}
+
+// ---- determinants from LU factors -----------------------------------------------------------
+
+/// One matrix's determinant from its LU factors: `diag` holds U's diagonal (n values, `step`
+/// apart), `ipiv` getrf's 1-based row swaps, `singular` getrf's info > 0 (an exactly zero
+/// pivot: the factorisation is complete, the determinant is 0). Writes the sign (±1, or 0 when
+/// singular or a pivot is 0 or NaN, as PyTorch) and log |det| into sign[i] and logabs[i], or
+/// the determinant into det[i]; any of the three may be null.
+template <class T, class Pivot>
+void lu_determinant(const T* diag, std::int64_t step, const Pivot* ipiv, std::int64_t n,
+                    bool singular, std::int64_t i, T* sign, T* logabs, T* det) {
+  bool swaps_odd = false;
+  bool negative = false;
+  bool signless = false;
+  T product = T(1);
+  double log_sum = 0.0;
+  for (std::int64_t j = 0; j < n; ++j) {
+    const T u = diag[j * step];
+    if (ipiv[j] != j + 1) swaps_odd = !swaps_odd;
+    if (u < T(0)) negative = !negative;
+    if (!(u < T(0)) && !(u > T(0))) signless = true;
+    product *= u;
+    log_sum += std::log(std::abs(static_cast<double>(u)));
+  }
+  const T s = (swaps_odd != negative) ? T(-1) : T(1);
+  if (sign != nullptr) sign[i] = singular || signless ? T(0) : s;
+  if (logabs != nullptr) {
+    logabs[i] = singular ? -std::numeric_limits<T>::infinity() : static_cast<T>(log_sum);
+  }
+  if (det != nullptr) det[i] = singular ? T(0) : (swaps_odd ? -product : product);
 }
 
 // ---- solve and inv (gesv) ------------------------------------------------------------------

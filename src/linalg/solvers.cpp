@@ -2,6 +2,7 @@
 // (gesv), det and slogdet (getrf), lstsq (gelsd), and the shape checks the public templates run
 // before they evaluate an expression operand. The shared machinery: linalg/lapack_batch.hpp.
 
+#include "linalg/device_linalg.hpp"
 #include "linalg/lapack_batch.hpp"
 
 namespace tessera::detail {
@@ -17,6 +18,10 @@ Tensor<T> linalg_solve(const Tensor<T>& a, const Tensor<T>& b) {
   const std::int64_t n = m.rows;
   const std::int64_t k = layout.k;
   const bool vector = layout.vector;
+  if (on_device(a, m.count * n * k)) {
+    const Tensor<T> x = device_linalg::solve(op, a, vector ? b.unsqueeze(-1) : b, layout);
+    return vector ? x.reshape(shape_with(m.batch, {n})) : x;
+  }
   const Tensor<T> ha = host_rows_as(a, shape_with(m.batch, {n, n}));
   const Tensor<T> hb = host_rows_as(vector ? b.unsqueeze(-1) : b, shape_with(m.batch, {n, k}));
   Tensor<T> x = Tensor<T>::empty(shape_with(m.batch, {n, k}));
@@ -30,6 +35,9 @@ Tensor<T> linalg_inv(const Tensor<T>& a) {
   const char* op = "linalg.inv";
   const MatrixBatch m = square_matrices_of(op, a.shape());
   const std::int64_t n = m.rows;
+  if (on_device(a, m.count * n)) {
+    return device_linalg::solve(op, a, Tensor<T>::eye(n, a.device()), RhsLayout{m, false, n});
+  }
   const Tensor<T> ha = host_rows(a);
   // The identity for every matrix: gesv's right-hand side (row-major, one per matrix).
   const Tensor<T> eye = Tensor<T>::eye(n).expand(shape_with(m.batch, {n, n})).contiguous();
@@ -56,28 +64,7 @@ void lu_determinants(const char* op, const MatrixBatch& m, const T* a, T* sign, 
     if (n > 0) status = lapack_getrf(static_cast<lapack_int>(n), lu, ipiv);
     // info > 0 (an exactly zero pivot): the factorisation is complete, the determinant is 0.
     info[static_cast<std::size_t>(i)] = status < 0 ? status : 0;
-    // det = (-1)^(row swaps) * prod(diag U); the sign and log |det| from the same factors.
-    // The sign is (-1)^(swaps) times the product of sgn(u) (PyTorch's: 0 for a zero or NaN u).
-    bool swaps_odd = false;
-    bool negative = false;
-    bool signless = false;
-    T product = T(1);
-    double log_sum = 0.0;
-    for (std::int64_t j = 0; j < n; ++j) {
-      const T u = lu[j * n + j];
-      if (ipiv[j] != j + 1) swaps_odd = !swaps_odd;
-      if (u < T(0)) negative = !negative;
-      if (!(u < T(0)) && !(u > T(0))) signless = true;
-      product *= u;
-      log_sum += std::log(std::abs(static_cast<double>(u)));
-    }
-    const T s = (swaps_odd != negative) ? T(-1) : T(1);
-    const bool singular = status > 0;
-    if (sign != nullptr) sign[i] = singular || signless ? T(0) : s;
-    if (logabs != nullptr) {
-      logabs[i] = singular ? -std::numeric_limits<T>::infinity() : static_cast<T>(log_sum);
-    }
-    if (det != nullptr) det[i] = singular ? T(0) : (swaps_odd ? -product : product);
+    lu_determinant(lu, n + 1, ipiv, n, status > 0, i, sign, logabs, det);
   });
   check_statuses(op, "getrf", info, [](const Failure&) {});
 }
@@ -87,8 +74,12 @@ void lu_determinants(const char* op, const MatrixBatch& m, const T* a, T* sign, 
 template <class T>
 Tensor<T> linalg_det(const Tensor<T>& a) {
   const MatrixBatch m = square_matrices_of("linalg.det", a.shape());
-  const Tensor<T> ha = host_rows(a);
   Tensor<T> det = Tensor<T>::empty(Shape(m.batch));
+  if (on_device(a, m.count * m.rows)) {
+    device_linalg::lu_determinants<T>("linalg.det", a, m, nullptr, nullptr, det.data());
+    return det.to(a.device());
+  }
+  const Tensor<T> ha = host_rows(a);
   lu_determinants<T>("linalg.det", m, ha.data(), nullptr, nullptr, det.data());
   return on(det, a.device());
 }
@@ -96,9 +87,13 @@ Tensor<T> linalg_det(const Tensor<T>& a) {
 template <class T>
 linalg::SlogdetResult<T> linalg_slogdet(const Tensor<T>& a) {
   const MatrixBatch m = square_matrices_of("linalg.slogdet", a.shape());
-  const Tensor<T> ha = host_rows(a);
   Tensor<T> sign = Tensor<T>::empty(Shape(m.batch));
   Tensor<T> logabs = Tensor<T>::empty(Shape(m.batch));
+  if (on_device(a, m.count * m.rows)) {
+    device_linalg::lu_determinants<T>("linalg.slogdet", a, m, sign.data(), logabs.data(), nullptr);
+    return {sign.to(a.device()), logabs.to(a.device())};
+  }
+  const Tensor<T> ha = host_rows(a);
   lu_determinants<T>("linalg.slogdet", m, ha.data(), sign.data(), logabs.data(), nullptr);
   return {on(sign, a.device()), on(logabs, a.device())};
 }
@@ -115,6 +110,10 @@ Tensor<T> linalg_lstsq(const Tensor<T>& a, const Tensor<T>& b) {
   const std::int64_t cols = m.cols;
   const std::int64_t k = layout.k;
   const bool vector = layout.vector;
+  if (on_device(a, m.count * std::min(rows, cols) * k)) {
+    const Tensor<T> x = device_linalg::lstsq(a, vector ? b.unsqueeze(-1) : b, layout);
+    return vector ? x.reshape(shape_with(m.batch, {cols})) : x;
+  }
   const Tensor<T> ha = host_rows_as(a, shape_with(m.batch, {rows, cols}));
   const Tensor<T> hb = host_rows_as(vector ? b.unsqueeze(-1) : b, shape_with(m.batch, {rows, k}));
   Tensor<T> x = Tensor<T>::zeros(shape_with(m.batch, {cols, k}));
@@ -153,17 +152,7 @@ Tensor<T> linalg_lstsq(const Tensor<T>& a, const Tensor<T>& b) {
       info[static_cast<std::size_t>(i)] = status;
     });
   }
-  check_statuses(op, "gelsd", info, [&](const Failure& f) {
-    if (f.info == kNonFinite) {
-      raise<LinAlgError>(op, batch_part(m, f.element),
-                         "The least squares solution could not be computed because the input "
-                         "contains non-finite values.");
-    }
-    raise<LinAlgError>(op, batch_part(m, f.element),
-                       "The least squares solution could not be computed because the SVD of A "
-                       "failed to converge (error code: ",
-                       f.info, ").");
-  });
+  check_statuses(op, "gelsd", info, [&](const Failure& f) { raise_lstsq_failed(op, m, f); });
   if (vector) x = x.reshape(shape_with(m.batch, {cols}));
   return on(x, a.device());
 }

@@ -16,6 +16,7 @@
 
 namespace tessera::detail {
 struct GemmCall;
+struct SolverCall;
 }  // namespace tessera::detail
 
 namespace tessera::detail::device_runtime {
@@ -39,6 +40,10 @@ void fill_bytes(void* dst, unsigned char byte, std::size_t nbytes, int device);
 /// A float or double batched matrix product on `device` (every pointer of `call` there):
 /// cuBLAS on a GPU, the host's OpenBLAS on the emulated device. Queued on the device's stream.
 void gemm(const GemmCall& call, int device);
+/// One LAPACK routine over a batch of column-major float or double matrices on `device`
+/// (src/backend/solver_call.hpp): cuSOLVER on a GPU, the host's LAPACK on the emulated device.
+/// Waits for the device: each matrix's status is in `call.info` on return.
+void lapack(const SolverCall& call, int device);
 /// Waits until all queued work on `device` is done.
 void synchronize(int device);
 

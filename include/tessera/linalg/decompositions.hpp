@@ -7,8 +7,8 @@
 /// Every function evaluates its operands once (a tensor of any layout is read as it is, an
 /// expression is evaluated into a tensor) and calls LAPACK, precompiled in the library
 /// (src/linalg/decompositions.cpp): each matrix is copied into a column-major workspace, and
-/// the matrices of a batch of small ones are factored in parallel. Device inputs take a host
-/// round trip for now (cuSOLVER is not yet wired): the results come back on the input's device.
+/// the matrices of a batch of small ones are factored in parallel. Device inputs stay on their
+/// device: cuSOLVER on a GPU, the host's LAPACK on the emulated device.
 /// Results are tensors, 0-d for one matrix where the answer is a number (`det(A).item()`).
 /// Integer inputs are refused at compile time, as PyTorch refuses them.
 

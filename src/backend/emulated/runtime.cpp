@@ -17,6 +17,7 @@
 #include <unordered_map>
 
 #include "backend/host/gemm_blas.hpp"
+#include "backend/host/lapack_solver.hpp"
 #include "tessera/core/device_runtime.hpp"
 #include "tessera/core/error.hpp"
 
@@ -156,6 +157,13 @@ void gemm(const GemmCall& call, int device) {
   check_device(device, "matmul");
   const DeviceScope scope(device);
   host_ops::gemm_blas(call);
+}
+
+// And its solver routines the host's LAPACK, likewise.
+void lapack(const SolverCall& call, int device) {
+  check_device(device, "linalg");
+  const DeviceScope scope(device);
+  host_ops::lapack_solver(call);
 }
 
 // Emulated algorithms finish before they return: nothing is ever queued.

@@ -25,6 +25,7 @@ void copy_from_host(void*, const void*, std::size_t, int) { unavailable("copy to
 void copy_device(void*, int, const void*, int, std::size_t) { unavailable("copy between devices"); }
 void fill_bytes(void*, unsigned char, std::size_t, int) { unavailable("fill"); }
 void gemm(const GemmCall&, int) { unavailable("matmul"); }
+void lapack(const SolverCall&, int) { unavailable("linalg"); }
 void synchronize(int) { unavailable("synchronize"); }
 DeviceScope::DeviceScope(int) { unavailable("device work"); }
 DeviceScope::~DeviceScope() = default;

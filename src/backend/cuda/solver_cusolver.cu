@@ -1,0 +1,200 @@
+// The device runtime's solver routines on cuSOLVER's dense API (CUDA builds only): one call per
+// matrix of a SolverCall, queued on the legacy default stream that every tessera operation
+// uses, with one workspace sized for the batch's matrices (they share their extents) and one
+// status per matrix on the device, copied to the host once at the end (the only wait).
+
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+#include <cusolverDn.h>
+
+#include <algorithm>
+#include <array>
+#include <climits>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "backend/solver_call.hpp"
+#include "tessera/core/device_runtime.hpp"
+#include "tessera/core/error.hpp"
+
+namespace tessera::detail::device_runtime {
+
+namespace {
+
+void check_cusolver(cusolverStatus_t status, const char* what) {
+  if (status != CUSOLVER_STATUS_SUCCESS) {
+    raise<DeviceError>("linalg", what, " failed with cuSOLVER status ", static_cast<int>(status));
+  }
+}
+
+int cusolver_int(std::int64_t v) {
+  if (v > INT_MAX) {
+    raise<ValueError>("linalg", "an extent of ", v, " exceeds cuSOLVER's 32-bit limit (", INT_MAX,
+                      ")");
+  }
+  return static_cast<int>(v);
+}
+
+/// One handle per host thread and device, as for cuBLAS (never destroyed: the CUDA runtime may
+/// be gone at thread exit).
+cusolverDnHandle_t handle_for(int device) {
+  constexpr int kMaxDevices = 64;
+  thread_local std::array<cusolverDnHandle_t, kMaxDevices> handles{};
+  if (device < 0 || device >= kMaxDevices) raise<DeviceError>("linalg", "no cuda:", device);
+  cusolverDnHandle_t& h = handles[static_cast<std::size_t>(device)];
+  if (h == nullptr) {
+    check_cusolver(cusolverDnCreate(&h), "cusolverDnCreate");
+    check_cusolver(cusolverDnSetStream(h, cudaStreamLegacy), "cusolverDnSetStream");
+  }
+  return h;
+}
+
+/// Device memory for the call's duration (stream-ordered, like every tessera allocation).
+class DeviceBuffer {
+ public:
+  DeviceBuffer(std::size_t bytes, int device)
+      : device_(device), ptr_(allocate(std::max<std::size_t>(bytes, 1), device)) {}
+  ~DeviceBuffer() { deallocate(ptr_, device_); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  template <class U>
+  U* as() const {
+    return static_cast<U*>(ptr_);
+  }
+
+ private:
+  int device_;
+  void* ptr_;
+};
+
+// cuSOLVER's routine `name` in T's precision (cusolverDnS<name> or cusolverDnD<name>).
+#define TESSERA_CUSOLVER(name, T, ...)                                     \
+  do {                                                                     \
+    if constexpr (std::is_same_v<T, float>) {                              \
+      check_cusolver(cusolverDnS##name(__VA_ARGS__), "cusolverDnS" #name); \
+    } else {                                                               \
+      check_cusolver(cusolverDnD##name(__VA_ARGS__), "cusolverDnD" #name); \
+    }                                                                      \
+  } while (false)
+
+/// The workspace size (elements) of the call's routine, the same for every matrix of the call.
+template <class T>
+int workspace_size(const SolverCall& c, cusolverDnHandle_t h, T* a, T* values) {
+  const int m = cusolver_int(c.m), n = cusolver_int(c.n), k = cusolver_int(c.k);
+  int size = 0;
+  switch (c.routine) {
+    case SolverRoutine::Potrf:
+      TESSERA_CUSOLVER(potrf_bufferSize, T, h, CUBLAS_FILL_MODE_LOWER, n, a, n, &size);
+      break;
+    case SolverRoutine::Getrf:
+    case SolverRoutine::Gesv:
+      TESSERA_CUSOLVER(getrf_bufferSize, T, h, n, n, a, n, &size);
+      break;
+    case SolverRoutine::Geqrf:
+      TESSERA_CUSOLVER(geqrf_bufferSize, T, h, m, n, a, m, &size);
+      break;
+    case SolverRoutine::Orgqr:
+      TESSERA_CUSOLVER(orgqr_bufferSize, T, h, m, k, k, a, m, values, &size);
+      break;
+    case SolverRoutine::Syevd:
+      TESSERA_CUSOLVER(syevd_bufferSize, T, h, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, n,
+                       a, n, values, &size);
+      break;
+    case SolverRoutine::Gesvd:
+      TESSERA_CUSOLVER(gesvd_bufferSize, T, h, m, n, &size);
+      break;
+  }
+  return std::max(size, 1);
+}
+
+/// Queues the call's routine for matrix i, its status into `info`.
+template <class T>
+void queue_one(const SolverCall& c, cusolverDnHandle_t h, std::int64_t i, T* work, int lwork,
+               T* rwork, int* info) {
+  const int m = cusolver_int(c.m), n = cusolver_int(c.n), k = cusolver_int(c.k);
+  T* a = static_cast<T*>(c.a) + i * c.m * c.n;
+  int* pivots = c.pivots + i * c.n;
+  switch (c.routine) {
+    case SolverRoutine::Potrf:
+      TESSERA_CUSOLVER(potrf, T, h, CUBLAS_FILL_MODE_LOWER, n, a, n, work, lwork, info);
+      break;
+    case SolverRoutine::Getrf:
+      TESSERA_CUSOLVER(getrf, T, h, n, n, a, n, work, pivots, info);
+      break;
+    case SolverRoutine::Gesv: {
+      // getrs after a singular getrf divides by the zero pivot; its output is discarded, since
+      // the caller raises on getrf's status.
+      T* b = static_cast<T*>(c.b) + i * c.n * c.k;
+      TESSERA_CUSOLVER(getrf, T, h, n, n, a, n, work, pivots, info);
+      TESSERA_CUSOLVER(getrs, T, h, CUBLAS_OP_N, n, k, a, n, pivots, b, n, info + c.count);
+      break;
+    }
+    case SolverRoutine::Geqrf: {
+      T* tau = static_cast<T*>(c.values) + i * std::min(c.m, c.n);
+      TESSERA_CUSOLVER(geqrf, T, h, m, n, a, m, tau, work, lwork, info);
+      break;
+    }
+    case SolverRoutine::Orgqr: {
+      const T* tau = static_cast<const T*>(c.values) + i * c.k;
+      TESSERA_CUSOLVER(orgqr, T, h, m, k, k, a, m, tau, work, lwork, info);
+      break;
+    }
+    case SolverRoutine::Syevd: {
+      T* w = static_cast<T*>(c.values) + i * c.n;
+      TESSERA_CUSOLVER(syevd, T, h, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, n, a, n, w,
+                       work, lwork, info);
+      break;
+    }
+    case SolverRoutine::Gesvd: {
+      const bool vectors = c.job != 'N';
+      const std::int64_t ucols = c.job == 'A' ? c.m : c.n;
+      T* s = static_cast<T*>(c.values) + i * c.n;
+      T* u = vectors ? static_cast<T*>(c.u) + i * c.m * ucols : nullptr;
+      T* vt = vectors ? static_cast<T*>(c.vt) + i * c.n * c.n : nullptr;
+      const auto job = static_cast<signed char>(c.job);
+      TESSERA_CUSOLVER(gesvd, T, h, job, job, m, n, a, m, s, u, vectors ? m : 1, vt,
+                       vectors ? n : 1, work, lwork, rwork, info);
+      break;
+    }
+  }
+}
+
+template <class T>
+void run_typed(const SolverCall& c, int device) {
+  if (c.count == 0) return;
+  cusolverDnHandle_t h = handle_for(device);
+  T* first = static_cast<T*>(c.a);
+  const int lwork = workspace_size<T>(c, h, first, static_cast<T*>(c.values));
+  const DeviceBuffer work(sizeof(T) * static_cast<std::size_t>(lwork), device);
+  // gesvd's rwork: the unconverged superdiagonal, min(m, n) - 1 values.
+  const DeviceBuffer rwork(sizeof(T) * static_cast<std::size_t>(std::max<std::int64_t>(c.n, 1)),
+                           device);
+  // Statuses: one per matrix, and for Gesv getrs's after them.
+  const std::size_t statuses = static_cast<std::size_t>(c.count) * 2;
+  const DeviceBuffer info(sizeof(int) * statuses, device);
+  for (std::int64_t i = 0; i < c.count; ++i) {
+    queue_one<T>(c, h, i, work.as<T>(), lwork, rwork.as<T>(), info.as<int>() + i);
+  }
+  // A getrs argument error (never expected) counts as the matrix's status if getrf had none.
+  std::vector<int> host(statuses, 0);
+  copy_to_host(host.data(), info.as<int>(), sizeof(int) * statuses, device);
+  for (std::int64_t i = 0; i < c.count; ++i) {
+    const int status = host[static_cast<std::size_t>(i)];
+    const int second = host[static_cast<std::size_t>(c.count + i)];
+    c.info[i] = status == 0 && c.routine == SolverRoutine::Gesv ? second : status;
+  }
+}
+
+}  // namespace
+
+void lapack(const SolverCall& call, int device) {
+  const DeviceScope scope(device);
+  if (call.type == GemmType::Float32) {
+    run_typed<float>(call, device);
+  } else {
+    run_typed<double>(call, device);
+  }
+}
+
+}  // namespace tessera::detail::device_runtime

@@ -1,0 +1,106 @@
+// The emulated device's solver routines on the host's LAPACK: one _work call (after its
+// workspace query) per matrix of a SolverCall, the matrices already column-major.
+
+#include "backend/host/lapack_solver.hpp"
+
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "backend/solver_call.hpp"
+#include "linalg/lapack_routines.hpp"
+#include "tessera/core/error.hpp"
+
+namespace tessera::detail::host_ops {
+
+namespace {
+
+using namespace lapack_batch;  // NOLINT(google-build-using-namespace): the LAPACKE wrappers
+
+// The pivots travel as int32 (cuSOLVER's type); Debian's LAPACKE uses 32-bit integers too.
+static_assert(sizeof(lapack_int) == sizeof(std::int32_t));
+
+template <class T>
+lapack_int solve_one(const SolverCall& c, std::int64_t i, std::vector<T>& work,
+                     std::vector<lapack_int>& iwork) {
+  const auto m = static_cast<lapack_int>(c.m);
+  const auto n = static_cast<lapack_int>(c.n);
+  const auto k = static_cast<lapack_int>(c.k);
+  T* a = static_cast<T*>(c.a) + i * c.m * c.n;
+  lapack_int* pivots = c.pivots + i * c.n;
+  const auto grow = [&](T answer) {
+    work.resize(static_cast<std::size_t>(query_size(answer)));
+    return static_cast<lapack_int>(work.size());
+  };
+  T size = T(0);
+  switch (c.routine) {
+    case SolverRoutine::Potrf:
+      return lapack_potrf(n, a);
+    case SolverRoutine::Getrf:
+      return lapack_getrf(n, a, pivots);
+    case SolverRoutine::Gesv: {
+      T* b = static_cast<T*>(c.b) + i * c.n * c.k;
+      const lapack_int status = lapack_getrf(n, a, pivots);
+      return status == 0 ? lapack_getrs(n, k, a, pivots, b) : status;
+    }
+    case SolverRoutine::Geqrf: {
+      T* tau = static_cast<T*>(c.values) + i * std::min(c.m, c.n);
+      lapack_int status = lapack_geqrf(m, n, a, tau, &size, -1);
+      if (status == 0) status = lapack_geqrf(m, n, a, tau, work.data(), grow(size));
+      return status;
+    }
+    case SolverRoutine::Orgqr: {
+      // `a` holds geqrf's m x (its n) reflectors; Q's first n = k columns are rebuilt in place.
+      a = static_cast<T*>(c.a) + i * c.m * c.n;
+      const T* tau = static_cast<const T*>(c.values) + i * c.k;
+      lapack_int status = lapack_orgqr(m, k, a, tau, &size, -1);
+      if (status == 0) status = lapack_orgqr(m, k, a, tau, work.data(), grow(size));
+      return status;
+    }
+    case SolverRoutine::Syevd: {
+      T* w = static_cast<T*>(c.values) + i * c.n;
+      lapack_int isize = 0;
+      lapack_int status = lapack_syevd(n, a, w, &size, -1, &isize, -1);
+      if (status == 0) {
+        const lapack_int lwork = grow(size);
+        iwork.resize(static_cast<std::size_t>(std::max<lapack_int>(1, isize)));
+        status = lapack_syevd(n, a, w, work.data(), lwork, iwork.data(),
+                              static_cast<lapack_int>(iwork.size()));
+      }
+      return status;
+    }
+    case SolverRoutine::Gesvd: {
+      T* s = static_cast<T*>(c.values) + i * c.n;
+      const bool vectors = c.job != 'N';
+      const std::int64_t ucols = c.job == 'A' ? c.m : c.n;
+      T* u = vectors ? static_cast<T*>(c.u) + i * c.m * ucols : nullptr;
+      T* vt = vectors ? static_cast<T*>(c.vt) + i * c.n * c.n : nullptr;
+      const lapack_int ldu = vectors ? m : 1;
+      const lapack_int ldvt = vectors ? n : 1;
+      lapack_int status = lapack_gesvd(c.job, m, n, a, s, u, ldu, vt, ldvt, &size, -1);
+      if (status == 0)
+        status = lapack_gesvd(c.job, m, n, a, s, u, ldu, vt, ldvt, work.data(), grow(size));
+      return status;
+    }
+  }
+  return 0;
+}
+
+template <class T>
+void solve_all(const SolverCall& c) {
+  std::vector<T> work(1);
+  std::vector<lapack_int> iwork(1);
+  for (std::int64_t i = 0; i < c.count; ++i) c.info[i] = solve_one<T>(c, i, work, iwork);
+}
+
+}  // namespace
+
+void lapack_solver(const SolverCall& call) {
+  if (call.type == GemmType::Float32) {
+    solve_all<float>(call);
+  } else {
+    solve_all<double>(call);
+  }
+}
+
+}  // namespace tessera::detail::host_ops

@@ -1,0 +1,109 @@
+#pragma once
+// LAPACKE's _work routines by element type, column-major, as the host decompositions
+// (linalg/lapack_batch.hpp) and the emulated device's solver calls (backend/host/lapack_solver.cpp)
+// call them. The _work routines skip LAPACKE's NaN screening, which would refuse a NaN input
+// without computing (PyTorch returns NaNs).
+
+#include <lapacke.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace tessera::detail::lapack_batch {
+
+inline lapack_int lapack_gesv(lapack_int n, lapack_int nrhs, float* a, lapack_int* ipiv, float* b,
+                              lapack_int ldb) {
+  return LAPACKE_sgesv_work(LAPACK_COL_MAJOR, n, nrhs, a, n, ipiv, b, ldb);
+}
+inline lapack_int lapack_gesv(lapack_int n, lapack_int nrhs, double* a, lapack_int* ipiv, double* b,
+                              lapack_int ldb) {
+  return LAPACKE_dgesv_work(LAPACK_COL_MAJOR, n, nrhs, a, n, ipiv, b, ldb);
+}
+inline lapack_int lapack_getrf(lapack_int n, float* a, lapack_int* ipiv) {
+  return LAPACKE_sgetrf_work(LAPACK_COL_MAJOR, n, n, a, n, ipiv);
+}
+inline lapack_int lapack_getrf(lapack_int n, double* a, lapack_int* ipiv) {
+  return LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, a, n, ipiv);
+}
+inline lapack_int lapack_getrs(lapack_int n, lapack_int nrhs, const float* a,
+                               const lapack_int* ipiv, float* b) {
+  return LAPACKE_sgetrs_work(LAPACK_COL_MAJOR, 'N', n, nrhs, a, n, ipiv, b, n);
+}
+inline lapack_int lapack_getrs(lapack_int n, lapack_int nrhs, const double* a,
+                               const lapack_int* ipiv, double* b) {
+  return LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', n, nrhs, a, n, ipiv, b, n);
+}
+inline lapack_int lapack_potrf(lapack_int n, float* a) {
+  return LAPACKE_spotrf_work(LAPACK_COL_MAJOR, 'L', n, a, n);
+}
+inline lapack_int lapack_potrf(lapack_int n, double* a) {
+  return LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, a, n);
+}
+inline lapack_int lapack_geqrf(lapack_int m, lapack_int n, float* a, float* tau, float* work,
+                               lapack_int lwork) {
+  return LAPACKE_sgeqrf_work(LAPACK_COL_MAJOR, m, n, a, m, tau, work, lwork);
+}
+inline lapack_int lapack_geqrf(lapack_int m, lapack_int n, double* a, double* tau, double* work,
+                               lapack_int lwork) {
+  return LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, m, n, a, m, tau, work, lwork);
+}
+inline lapack_int lapack_orgqr(lapack_int m, lapack_int k, float* a, const float* tau, float* work,
+                               lapack_int lwork) {
+  return LAPACKE_sorgqr_work(LAPACK_COL_MAJOR, m, k, k, a, m, tau, work, lwork);
+}
+inline lapack_int lapack_orgqr(lapack_int m, lapack_int k, double* a, const double* tau,
+                               double* work, lapack_int lwork) {
+  return LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, m, k, k, a, m, tau, work, lwork);
+}
+inline lapack_int lapack_syevd(lapack_int n, float* a, float* w, float* work, lapack_int lwork,
+                               lapack_int* iwork, lapack_int liwork) {
+  return LAPACKE_ssyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, a, n, w, work, lwork, iwork, liwork);
+}
+inline lapack_int lapack_syevd(lapack_int n, double* a, double* w, double* work, lapack_int lwork,
+                               lapack_int* iwork, lapack_int liwork) {
+  return LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, a, n, w, work, lwork, iwork, liwork);
+}
+inline lapack_int lapack_gesdd(char jobz, lapack_int m, lapack_int n, float* a, float* s, float* u,
+                               lapack_int ldu, float* vt, lapack_int ldvt, float* work,
+                               lapack_int lwork, lapack_int* iwork) {
+  return LAPACKE_sgesdd_work(LAPACK_COL_MAJOR, jobz, m, n, a, m, s, u, ldu, vt, ldvt, work, lwork,
+                             iwork);
+}
+inline lapack_int lapack_gesdd(char jobz, lapack_int m, lapack_int n, double* a, double* s,
+                               double* u, lapack_int ldu, double* vt, lapack_int ldvt, double* work,
+                               lapack_int lwork, lapack_int* iwork) {
+  return LAPACKE_dgesdd_work(LAPACK_COL_MAJOR, jobz, m, n, a, m, s, u, ldu, vt, ldvt, work, lwork,
+                             iwork);
+}
+inline lapack_int lapack_gesvd(char job, lapack_int m, lapack_int n, float* a, float* s, float* u,
+                               lapack_int ldu, float* vt, lapack_int ldvt, float* work,
+                               lapack_int lwork) {
+  return LAPACKE_sgesvd_work(LAPACK_COL_MAJOR, job, job, m, n, a, m, s, u, ldu, vt, ldvt, work,
+                             lwork);
+}
+inline lapack_int lapack_gesvd(char job, lapack_int m, lapack_int n, double* a, double* s,
+                               double* u, lapack_int ldu, double* vt, lapack_int ldvt, double* work,
+                               lapack_int lwork) {
+  return LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, job, job, m, n, a, m, s, u, ldu, vt, ldvt, work,
+                             lwork);
+}
+inline lapack_int lapack_gelsd(lapack_int m, lapack_int n, lapack_int nrhs, float* a, float* b,
+                               lapack_int ldb, float* s, float rcond, lapack_int* rank, float* work,
+                               lapack_int lwork, lapack_int* iwork) {
+  return LAPACKE_sgelsd_work(LAPACK_COL_MAJOR, m, n, nrhs, a, m, b, ldb, s, rcond, rank, work,
+                             lwork, iwork);
+}
+inline lapack_int lapack_gelsd(lapack_int m, lapack_int n, lapack_int nrhs, double* a, double* b,
+                               lapack_int ldb, double* s, double rcond, lapack_int* rank,
+                               double* work, lapack_int lwork, lapack_int* iwork) {
+  return LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, m, n, nrhs, a, m, b, ldb, s, rcond, rank, work,
+                             lwork, iwork);
+}
+
+/// The size LAPACK asked for in a workspace query (its answer is a float; at least 1).
+template <class T>
+lapack_int query_size(T answer) {
+  return std::max<lapack_int>(1, static_cast<lapack_int>(std::ceil(answer)));
+}
+
+}  // namespace tessera::detail::lapack_batch
