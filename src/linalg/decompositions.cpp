@@ -144,8 +144,11 @@ linalg::SVDResult<T> linalg_svd(const char* op, const Tensor<T>& a, bool full_ma
   linalg::SVDResult<T> out;
   out.S = Tensor<T>::empty(shape_with(m.batch, {k}));
   if (compute_uv) {
-    out.U = Tensor<T>::zeros(shape_with(m.batch, {rows, ucols}));
-    out.Vh = Tensor<T>::zeros(shape_with(m.batch, {vrows, cols}));
+    // Written whole by gesdd below, or (k = 0) the identities' zeros.
+    out.U = k == 0 ? Tensor<T>::zeros(shape_with(m.batch, {rows, ucols}))
+                   : Tensor<T>::empty(shape_with(m.batch, {rows, ucols}));
+    out.Vh = k == 0 ? Tensor<T>::zeros(shape_with(m.batch, {vrows, cols}))
+                    : Tensor<T>::empty(shape_with(m.batch, {vrows, cols}));
   }
   const char jobz = !compute_uv ? 'N' : full_matrices ? 'A' : 'S';
   std::vector<lapack_int> info(static_cast<std::size_t>(m.count), 0);
@@ -160,18 +163,23 @@ linalg::SVDResult<T> linalg_svd(const char* op, const Tensor<T>& a, bool full_ma
       }
       return;
     }
-    if (has_non_finite(ha.data() + i * rows * cols, rows * cols, false)) {
+    const T* in = ha.data() + i * rows * cols;
+    if (has_non_finite(in, rows * cols, false)) {
       info[static_cast<std::size_t>(i)] = kNonFinite;
       return;
     }
-    const auto lm = static_cast<lapack_int>(rows);
-    const auto ln = static_cast<lapack_int>(cols);
+    // A's row-major memory is the column-major cols x rows matrix Aᵀ, so gesdd factors
+    // Aᵀ = U' S V'ᵀ without a transposed copy. Then A = V' S U'ᵀ: U'ᵀ is Vh and V' is U, and
+    // LAPACK's column-major U' (leading dimension cols) and V'ᵀ (leading dimension ucols) are
+    // Vh and U row-major, written in place.
+    const auto lm = static_cast<lapack_int>(cols);
+    const auto ln = static_cast<lapack_int>(rows);
     T* w = ws.values(0, rows * cols);
-    load_columns(ha.data() + i * rows * cols, rows, cols, w, rows);
-    T* u = ws.values(1, compute_uv ? rows * ucols : 1);
-    T* vt = ws.values(2, compute_uv ? vrows * cols : 1);
-    const auto ldu = static_cast<lapack_int>(compute_uv ? rows : 1);
-    const auto ldvt = static_cast<lapack_int>(compute_uv ? vrows : 1);
+    std::copy(in, in + rows * cols, w);
+    T* u = compute_uv ? out.Vh.data() + i * vrows * cols : ws.values(1, 1);
+    T* vt = compute_uv ? out.U.data() + i * rows * ucols : ws.values(2, 1);
+    const auto ldu = static_cast<lapack_int>(compute_uv ? cols : 1);
+    const auto ldvt = static_cast<lapack_int>(compute_uv ? ucols : 1);
     lapack_int* iwork = ws.ints(0, 8 * k);
     T* s = out.S.data() + i * k;
     T work_size = T(0);
@@ -180,10 +188,6 @@ linalg::SVDResult<T> linalg_svd(const char* op, const Tensor<T>& a, bool full_ma
       const lapack_int lwork = query_size(work_size);
       T* work = ws.values(3, lwork);
       status = lapack_gesdd(jobz, lm, ln, w, s, u, ldu, vt, ldvt, work, lwork, iwork);
-    }
-    if (compute_uv) {
-      store_rows(u, rows, rows, ucols, out.U.data() + i * rows * ucols);
-      store_rows(vt, vrows, vrows, cols, out.Vh.data() + i * vrows * cols);
     }
     info[static_cast<std::size_t>(i)] = status;
   });

@@ -59,9 +59,10 @@ std::vector<lapack_int> non_finite(const Tensor<T>& a, bool infinite) {
   return info;
 }
 
-/// The SVD of every matrix of `a` (shapes as linalg.svd), statuses into `info`. gesvd needs
-/// rows ≥ columns: a wide A is factored as Aᵀ = U' S V'ᵀ, whose column-major buffer is A's
-/// row-major copy; then U = V' and Vh = U'ᵀ, which are the buffers as they stand.
+/// The SVD of every matrix of `a` (shapes as linalg.svd), statuses into `info`. The routine
+/// needs rows ≥ columns (cuSOLVER's gesvd does): a wide A is factored as Aᵀ = U' S V'ᵀ, whose
+/// column-major buffer is A's row-major copy; then U = V' and Vh = U'ᵀ, which are the buffers as
+/// they stand.
 template <class T>
 linalg::SVDResult<T> factor_svd(const Tensor<T>& a, const MatrixBatch& m, bool full_matrices,
                                 bool compute_uv, std::vector<lapack_int>& info) {
@@ -75,7 +76,7 @@ linalg::SVDResult<T> factor_svd(const Tensor<T>& a, const MatrixBatch& m, bool f
   out.S = Tensor<T>::empty(shape_with(m.batch, {k}), device);
   Tensor<T> u;
   Tensor<T> vt;
-  SolverCall call = call_for<T>(SolverRoutine::Gesvd, m.count, rows, k);
+  SolverCall call = call_for<T>(SolverRoutine::Svd, m.count, rows, k);
   call.a = buf.data();
   call.values = out.S.data();
   call.job = !compute_uv ? 'N' : full_matrices ? 'A' : 'S';
@@ -155,11 +156,11 @@ linalg::SVDResult<T> svd(const char* op, const Tensor<T>& a, const MatrixBatch& 
                          bool full_matrices, bool compute_uv) {
   // A NaN is refused before the routine sees it, as on the host (LAPACK's drivers would print
   // to stderr; what cuSOLVER does with one is not documented).
-  check_statuses(op, "gesvd", non_finite(a, false),
+  check_statuses(op, "svd", non_finite(a, false),
                  [&](const Failure& f) { raise_svd_failed(op, m, f); });
   std::vector<lapack_int> info;
   linalg::SVDResult<T> out = factor_svd(a, m, full_matrices, compute_uv, info);
-  check_statuses(op, "gesvd", info, [&](const Failure& f) { raise_svd_failed(op, m, f); });
+  check_statuses(op, "svd", info, [&](const Failure& f) { raise_svd_failed(op, m, f); });
   return out;
 }
 
@@ -216,7 +217,7 @@ Tensor<T> lstsq(const Tensor<T>& a, const Tensor<T>& b, const RhsLayout& layout)
   // gelsd's answer from the reduced SVD: X = V diag(1/s) Uᵀ B over the singular values above
   // rcond · s_max, rcond = eps · max(rows, cols); the others count as zero.
   linalg::SVDResult<T> f = factor_svd(ae, m, false, true, info);
-  check_statuses(op, "gesvd", info, [&](const Failure& fail) { raise_lstsq_failed(op, m, fail); });
+  check_statuses(op, "svd", info, [&](const Failure& fail) { raise_lstsq_failed(op, m, fail); });
   const T rcond = std::numeric_limits<T>::epsilon() * static_cast<T>(std::max(m.rows, m.cols));
   const Tensor<T> cutoff = eval(f.S.narrow(-1, 0, 1) * rcond);
   const Tensor<T> inverse = eval(where(f.S > cutoff, T(1) / f.S, T(0)));

@@ -75,18 +75,6 @@ inline lapack_int lapack_gesdd(char jobz, lapack_int m, lapack_int n, double* a,
   return LAPACKE_dgesdd_work(LAPACK_COL_MAJOR, jobz, m, n, a, m, s, u, ldu, vt, ldvt, work, lwork,
                              iwork);
 }
-inline lapack_int lapack_gesvd(char job, lapack_int m, lapack_int n, float* a, float* s, float* u,
-                               lapack_int ldu, float* vt, lapack_int ldvt, float* work,
-                               lapack_int lwork) {
-  return LAPACKE_sgesvd_work(LAPACK_COL_MAJOR, job, job, m, n, a, m, s, u, ldu, vt, ldvt, work,
-                             lwork);
-}
-inline lapack_int lapack_gesvd(char job, lapack_int m, lapack_int n, double* a, double* s,
-                               double* u, lapack_int ldu, double* vt, lapack_int ldvt, double* work,
-                               lapack_int lwork) {
-  return LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, job, job, m, n, a, m, s, u, ldu, vt, ldvt, work,
-                             lwork);
-}
 inline lapack_int lapack_gelsd(lapack_int m, lapack_int n, lapack_int nrhs, float* a, float* b,
                                lapack_int ldb, float* s, float rcond, lapack_int* rank, float* work,
                                lapack_int lwork, lapack_int* iwork) {

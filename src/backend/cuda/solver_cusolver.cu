@@ -101,7 +101,7 @@ int workspace_size(const SolverCall& c, cusolverDnHandle_t h, T* a, T* values) {
       TESSERA_CUSOLVER(syevd_bufferSize, T, h, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, n,
                        a, n, values, &size);
       break;
-    case SolverRoutine::Gesvd:
+    case SolverRoutine::Svd:
       TESSERA_CUSOLVER(gesvd_bufferSize, T, h, m, n, &size);
       break;
   }
@@ -146,7 +146,7 @@ void queue_one(const SolverCall& c, cusolverDnHandle_t h, std::int64_t i, T* wor
                        work, lwork, info);
       break;
     }
-    case SolverRoutine::Gesvd: {
+    case SolverRoutine::Svd: {
       const bool vectors = c.job != 'N';
       const std::int64_t ucols = c.job == 'A' ? c.m : c.n;
       T* s = static_cast<T*>(c.values) + i * c.n;

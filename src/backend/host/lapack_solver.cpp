@@ -32,6 +32,10 @@ lapack_int solve_one(const SolverCall& c, std::int64_t i, std::vector<T>& work,
     work.resize(static_cast<std::size_t>(query_size(answer)));
     return static_cast<lapack_int>(work.size());
   };
+  const auto grow_ints = [](std::vector<lapack_int>& v, std::int64_t count) {
+    v.resize(static_cast<std::size_t>(std::max<std::int64_t>(1, count)));
+    return v.data();
+  };
   T size = T(0);
   switch (c.routine) {
     case SolverRoutine::Potrf:
@@ -63,13 +67,13 @@ lapack_int solve_one(const SolverCall& c, std::int64_t i, std::vector<T>& work,
       lapack_int status = lapack_syevd(n, a, w, &size, -1, &isize, -1);
       if (status == 0) {
         const lapack_int lwork = grow(size);
-        iwork.resize(static_cast<std::size_t>(std::max<lapack_int>(1, isize)));
-        status = lapack_syevd(n, a, w, work.data(), lwork, iwork.data(),
-                              static_cast<lapack_int>(iwork.size()));
+        lapack_int* iw = grow_ints(iwork, isize);
+        status =
+            lapack_syevd(n, a, w, work.data(), lwork, iw, static_cast<lapack_int>(iwork.size()));
       }
       return status;
     }
-    case SolverRoutine::Gesvd: {
+    case SolverRoutine::Svd: {
       T* s = static_cast<T*>(c.values) + i * c.n;
       const bool vectors = c.job != 'N';
       const std::int64_t ucols = c.job == 'A' ? c.m : c.n;
@@ -77,9 +81,11 @@ lapack_int solve_one(const SolverCall& c, std::int64_t i, std::vector<T>& work,
       T* vt = vectors ? static_cast<T*>(c.vt) + i * c.n * c.n : nullptr;
       const lapack_int ldu = vectors ? m : 1;
       const lapack_int ldvt = vectors ? n : 1;
-      lapack_int status = lapack_gesvd(c.job, m, n, a, s, u, ldu, vt, ldvt, &size, -1);
-      if (status == 0)
-        status = lapack_gesvd(c.job, m, n, a, s, u, ldu, vt, ldvt, work.data(), grow(size));
+      lapack_int* iw = grow_ints(iwork, 8 * c.n);
+      lapack_int status = lapack_gesdd(c.job, m, n, a, s, u, ldu, vt, ldvt, &size, -1, iw);
+      if (status == 0) {
+        status = lapack_gesdd(c.job, m, n, a, s, u, ldu, vt, ldvt, work.data(), grow(size), iw);
+      }
       return status;
     }
   }
