@@ -114,18 +114,18 @@ void queue_one(const SolverCall& c, cusolverDnHandle_t h, std::int64_t i, T* wor
                T* rwork, int* info) {
   const int m = cusolver_int(c.m), n = cusolver_int(c.n), k = cusolver_int(c.k);
   T* a = static_cast<T*>(c.a) + i * c.m * c.n;
-  int* pivots = c.pivots + i * c.n;
   switch (c.routine) {
     case SolverRoutine::Potrf:
       TESSERA_CUSOLVER(potrf, T, h, CUBLAS_FILL_MODE_LOWER, n, a, n, work, lwork, info);
       break;
     case SolverRoutine::Getrf:
-      TESSERA_CUSOLVER(getrf, T, h, n, n, a, n, work, pivots, info);
+      TESSERA_CUSOLVER(getrf, T, h, n, n, a, n, work, c.pivots + i * c.n, info);
       break;
     case SolverRoutine::Gesv: {
       // getrs after a singular getrf divides by the zero pivot; its output is discarded, since
       // the caller raises on getrf's status.
       T* b = static_cast<T*>(c.b) + i * c.n * c.k;
+      int* pivots = c.pivots + i * c.n;
       TESSERA_CUSOLVER(getrf, T, h, n, n, a, n, work, pivots, info);
       TESSERA_CUSOLVER(getrs, T, h, CUBLAS_OP_N, n, k, a, n, pivots, b, n, info + c.count);
       break;

@@ -27,7 +27,8 @@ lapack_int solve_one(const SolverCall& c, std::int64_t i, std::vector<T>& work,
   const auto n = static_cast<lapack_int>(c.n);
   const auto k = static_cast<lapack_int>(c.k);
   T* a = static_cast<T*>(c.a) + i * c.m * c.n;
-  lapack_int* pivots = c.pivots + i * c.n;
+  // Grows the workspace to a query's answer. Call it before reading work.data(): in one call's
+  // arguments their order is unspecified, and the growth may move the buffer.
   const auto grow = [&](T answer) {
     work.resize(static_cast<std::size_t>(query_size(answer)));
     return static_cast<lapack_int>(work.size());
@@ -41,24 +42,30 @@ lapack_int solve_one(const SolverCall& c, std::int64_t i, std::vector<T>& work,
     case SolverRoutine::Potrf:
       return lapack_potrf(n, a);
     case SolverRoutine::Getrf:
-      return lapack_getrf(n, a, pivots);
+      return lapack_getrf(n, a, c.pivots + i * c.n);
     case SolverRoutine::Gesv: {
       T* b = static_cast<T*>(c.b) + i * c.n * c.k;
+      lapack_int* pivots = c.pivots + i * c.n;
       const lapack_int status = lapack_getrf(n, a, pivots);
       return status == 0 ? lapack_getrs(n, k, a, pivots, b) : status;
     }
     case SolverRoutine::Geqrf: {
       T* tau = static_cast<T*>(c.values) + i * std::min(c.m, c.n);
       lapack_int status = lapack_geqrf(m, n, a, tau, &size, -1);
-      if (status == 0) status = lapack_geqrf(m, n, a, tau, work.data(), grow(size));
+      if (status == 0) {
+        const lapack_int lwork = grow(size);
+        status = lapack_geqrf(m, n, a, tau, work.data(), lwork);
+      }
       return status;
     }
     case SolverRoutine::Orgqr: {
-      // `a` holds geqrf's m x (its n) reflectors; Q's first n = k columns are rebuilt in place.
-      a = static_cast<T*>(c.a) + i * c.m * c.n;
+      // `a` holds geqrf's m x n output; Q's first k columns are rebuilt in place.
       const T* tau = static_cast<const T*>(c.values) + i * c.k;
       lapack_int status = lapack_orgqr(m, k, a, tau, &size, -1);
-      if (status == 0) status = lapack_orgqr(m, k, a, tau, work.data(), grow(size));
+      if (status == 0) {
+        const lapack_int lwork = grow(size);
+        status = lapack_orgqr(m, k, a, tau, work.data(), lwork);
+      }
       return status;
     }
     case SolverRoutine::Syevd: {
@@ -77,14 +84,16 @@ lapack_int solve_one(const SolverCall& c, std::int64_t i, std::vector<T>& work,
       T* s = static_cast<T*>(c.values) + i * c.n;
       const bool vectors = c.job != 'N';
       const std::int64_t ucols = c.job == 'A' ? c.m : c.n;
-      T* u = vectors ? static_cast<T*>(c.u) + i * c.m * ucols : nullptr;
-      T* vt = vectors ? static_cast<T*>(c.vt) + i * c.n * c.n : nullptr;
+      T unused = T(0);  // U and Vᵀ of a values-only call: never referenced
+      T* u = vectors ? static_cast<T*>(c.u) + i * c.m * ucols : &unused;
+      T* vt = vectors ? static_cast<T*>(c.vt) + i * c.n * c.n : &unused;
       const lapack_int ldu = vectors ? m : 1;
       const lapack_int ldvt = vectors ? n : 1;
       lapack_int* iw = grow_ints(iwork, 8 * c.n);
       lapack_int status = lapack_gesdd(c.job, m, n, a, s, u, ldu, vt, ldvt, &size, -1, iw);
       if (status == 0) {
-        status = lapack_gesdd(c.job, m, n, a, s, u, ldu, vt, ldvt, work.data(), grow(size), iw);
+        const lapack_int lwork = grow(size);
+        status = lapack_gesdd(c.job, m, n, a, s, u, ldu, vt, ldvt, work.data(), lwork, iw);
       }
       return status;
     }
