@@ -27,17 +27,19 @@ lapack_int solve_one(const SolverCall& c, std::int64_t i, std::vector<T>& work,
   const auto n = static_cast<lapack_int>(c.n);
   const auto k = static_cast<lapack_int>(c.k);
   T* a = static_cast<T*>(c.a) + i * c.m * c.n;
-  // Grows the workspace to a query's answer. Call it before reading work.data(): in one call's
-  // arguments their order is unspecified, and the growth may move the buffer.
-  const auto grow = [&](T answer) {
-    work.resize(static_cast<std::size_t>(query_size(answer)));
-    return static_cast<lapack_int>(work.size());
+  // Runs routine(work, lwork) as LAPACK's workspace query (lwork = -1), then again with the
+  // workspace grown to the answer (read after the growth, which may move it).
+  const auto with_workspace = [&work](const auto& routine) {
+    T size = T(0);
+    const lapack_int status = routine(&size, lapack_int{-1});
+    if (status != 0) return status;
+    work.resize(static_cast<std::size_t>(query_size(size)));
+    return routine(work.data(), static_cast<lapack_int>(work.size()));
   };
   const auto grow_ints = [](std::vector<lapack_int>& v, std::int64_t count) {
     v.resize(static_cast<std::size_t>(std::max<std::int64_t>(1, count)));
     return v.data();
   };
-  T size = T(0);
   switch (c.routine) {
     case SolverRoutine::Potrf:
       return lapack_potrf(n, a);
@@ -51,34 +53,23 @@ lapack_int solve_one(const SolverCall& c, std::int64_t i, std::vector<T>& work,
     }
     case SolverRoutine::Geqrf: {
       T* tau = static_cast<T*>(c.values) + i * std::min(c.m, c.n);
-      lapack_int status = lapack_geqrf(m, n, a, tau, &size, -1);
-      if (status == 0) {
-        const lapack_int lwork = grow(size);
-        status = lapack_geqrf(m, n, a, tau, work.data(), lwork);
-      }
-      return status;
+      return with_workspace(
+          [&](T* w, lapack_int lwork) { return lapack_geqrf(m, n, a, tau, w, lwork); });
     }
     case SolverRoutine::Orgqr: {
       // `a` holds geqrf's m x n output; Q's first k columns are rebuilt in place.
       const T* tau = static_cast<const T*>(c.values) + i * c.k;
-      lapack_int status = lapack_orgqr(m, k, a, tau, &size, -1);
-      if (status == 0) {
-        const lapack_int lwork = grow(size);
-        status = lapack_orgqr(m, k, a, tau, work.data(), lwork);
-      }
-      return status;
+      return with_workspace(
+          [&](T* w, lapack_int lwork) { return lapack_orgqr(m, k, a, tau, w, lwork); });
     }
     case SolverRoutine::Syevd: {
-      T* w = static_cast<T*>(c.values) + i * c.n;
-      lapack_int isize = 0;
-      lapack_int status = lapack_syevd(n, a, w, &size, -1, &isize, -1);
-      if (status == 0) {
-        const lapack_int lwork = grow(size);
+      T* values = static_cast<T*>(c.values) + i * c.n;
+      lapack_int isize = 0;  // the query's integer workspace answer
+      return with_workspace([&](T* w, lapack_int lwork) {
+        if (lwork < 0) return lapack_syevd(n, a, values, w, lwork, &isize, -1);
         lapack_int* iw = grow_ints(iwork, isize);
-        status =
-            lapack_syevd(n, a, w, work.data(), lwork, iw, static_cast<lapack_int>(iwork.size()));
-      }
-      return status;
+        return lapack_syevd(n, a, values, w, lwork, iw, static_cast<lapack_int>(iwork.size()));
+      });
     }
     case SolverRoutine::Svd: {
       T* s = static_cast<T*>(c.values) + i * c.n;
@@ -90,12 +81,9 @@ lapack_int solve_one(const SolverCall& c, std::int64_t i, std::vector<T>& work,
       const lapack_int ldu = vectors ? m : 1;
       const lapack_int ldvt = vectors ? n : 1;
       lapack_int* iw = grow_ints(iwork, 8 * c.n);
-      lapack_int status = lapack_gesdd(c.job, m, n, a, s, u, ldu, vt, ldvt, &size, -1, iw);
-      if (status == 0) {
-        const lapack_int lwork = grow(size);
-        status = lapack_gesdd(c.job, m, n, a, s, u, ldu, vt, ldvt, work.data(), lwork, iw);
-      }
-      return status;
+      return with_workspace([&](T* w, lapack_int lwork) {
+        return lapack_gesdd(c.job, m, n, a, s, u, ldu, vt, ldvt, w, lwork, iw);
+      });
     }
   }
   return 0;
