@@ -5,8 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <functional>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -155,6 +159,73 @@ TYPED_TEST(LinalgRules, InputsStayAndEdgeValues) {
   const double tol = std::is_same_v<T, float> ? 1e-6 : 1e-14;
   EXPECT_NEAR(xv[0], 6.0 / 45.0, tol);
   EXPECT_NEAR(xv[1], 3.0 / 45.0, tol);
+}
+
+// eigh of matrices from order 128 on, where the host runs syevd's steps itself
+// (src/linalg/symmetric_eigen.hpp), at norms far below and above syevd's scaling thresholds
+// (sqrt(safmin / eps) and its inverse, where squares underflow and overflow): A v = λ v,
+// orthonormal v, ascending λ, and λ(s A) = s λ(A). The batch's second matrix is the first
+// reversed in order (P A Pᵀ), whose eigenvalues are the same.
+TYPED_TEST(LinalgRules, LargeEighAtEveryScale) {
+  using T = typename TypeParam::value_type;
+  const ts::Device dev = this->device();
+  constexpr std::int64_t n = 130;
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  std::vector<double> sym(static_cast<std::size_t>(n * n));
+  for (std::int64_t i = 0; i < n; ++i) {
+    for (std::int64_t j = 0; j <= i; ++j) {
+      sym[static_cast<std::size_t>(i * n + j)] = sym[static_cast<std::size_t>(j * n + i)] =
+          static_cast<double>(static_cast<T>(uniform(rng)));
+    }
+  }
+  const double eps = std::numeric_limits<T>::epsilon();
+  const double rmin = std::sqrt(static_cast<double>(std::numeric_limits<T>::min()) / eps);
+  const double tol = (std::is_same_v<T, float> ? 2e-5 : 1e-13) * static_cast<double>(n);
+  std::vector<double> unit_values;
+  for (const double scale : {1.0, rmin * 1e-12, 1e12 / rmin}) {
+    std::vector<T> stored(static_cast<std::size_t>(2 * n * n));
+    for (std::int64_t i = 0; i < n; ++i) {
+      for (std::int64_t j = 0; j < n; ++j) {
+        const double v = sym[static_cast<std::size_t>(i * n + j)] * scale;
+        stored[static_cast<std::size_t>(i * n + j)] = static_cast<T>(v);
+        stored[static_cast<std::size_t>(((2 * n - 1 - i) * n) + (n - 1 - j))] = static_cast<T>(v);
+      }
+    }
+    auto [w, v] = ts::linalg::eigh(ts::Tensor<T>::from_vector(stored, {2, n, n}, dev));
+    const auto wv = w.cpu().to_vector();
+    const auto vv = v.cpu().to_vector();
+    for (std::int64_t b = 0; b < 2; ++b) {
+      const T* vb = vv.data() + b * n * n;
+      const T* wb = wv.data() + b * n;
+      const std::vector<T> ab(stored.begin() + b * n * n, stored.begin() + (b + 1) * n * n);
+      double worst_residual = 0;
+      double worst_gram = 0;
+      for (std::int64_t k = 0; k < n; ++k) {
+        if (k + 1 < n) {
+          EXPECT_LE(wb[k], wb[k + 1]);
+        }
+        for (std::int64_t i = 0; i < n; ++i) {
+          double av = 0;
+          for (std::int64_t j = 0; j < n; ++j) av += double(ab[i * n + j]) * double(vb[j * n + k]);
+          worst_residual =
+              std::max(worst_residual, std::abs(av - double(wb[k]) * double(vb[i * n + k])));
+        }
+        for (std::int64_t l = 0; l <= k; ++l) {
+          double dot = 0;
+          for (std::int64_t i = 0; i < n; ++i) dot += double(vb[i * n + k]) * double(vb[i * n + l]);
+          worst_gram = std::max(worst_gram, std::abs(dot - (k == l ? 1.0 : 0.0)));
+        }
+      }
+      EXPECT_LE(worst_residual, tol * scale * std::sqrt(double(n))) << "scale " << scale;
+      EXPECT_LE(worst_gram, tol) << "scale " << scale;
+      for (std::int64_t k = 0; k < n; ++k) {
+        if (scale == 1.0 && b == 0) unit_values.push_back(double(wb[k]));
+        EXPECT_NEAR(double(wb[k]) / scale, unit_values[static_cast<std::size_t>(k)], tol * 4)
+            << "scale " << scale << ", matrix " << b << ", eigenvalue " << k;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 // Decompositions on LAPACK (torch.linalg semantics), once per floating dtype: cholesky
-// (potrf), qr (geqrf + orgqr), eigh (syevd), svd and svdvals (gesdd). The shared machinery:
+// (potrf), qr (geqrf + orgqr), eigh (syevd, or its steps for large matrices:
+// linalg/symmetric_eigen.hpp), svd and svdvals (gesdd). The shared machinery:
 // linalg/lapack_batch.hpp.
 
 #include "linalg/device_linalg.hpp"
 #include "linalg/lapack_batch.hpp"
+#include "linalg/symmetric_eigen.hpp"
 
 namespace tessera::detail {
 
@@ -108,17 +110,23 @@ linalg::EighResult<T> linalg_eigh(const Tensor<T>& a) {
       T* w = ws.values(0, n * n);
       load_columns(ha.data() + i * n * n, n, n, w, n);
       T* evals = values.data() + i * n;
-      T work_size = T(0);
-      lapack_int iwork_size = 0;
-      lapack_int status = lapack_syevd(ln, w, evals, &work_size, -1, &iwork_size, -1);
-      if (status == 0) {
-        const lapack_int lwork = query_size(work_size);
-        const lapack_int liwork = std::max<lapack_int>(1, iwork_size);
-        T* work = ws.values(1, lwork);
-        lapack_int* iwork = ws.ints(0, liwork);
-        status = lapack_syevd(ln, w, evals, work, lwork, iwork, liwork);
+      lapack_int status = 0;
+      T* columns = w;
+      if (n >= kSymmetricEigenSplitFrom) {
+        status = symmetric_eigen(ln, w, evals, columns, ws);
+      } else {
+        T work_size = T(0);
+        lapack_int iwork_size = 0;
+        status = lapack_syevd(ln, w, evals, &work_size, -1, &iwork_size, -1);
+        if (status == 0) {
+          const lapack_int lwork = query_size(work_size);
+          const lapack_int liwork = std::max<lapack_int>(1, iwork_size);
+          T* work = ws.values(1, lwork);
+          lapack_int* iwork = ws.ints(0, liwork);
+          status = lapack_syevd(ln, w, evals, work, lwork, iwork, liwork);
+        }
       }
-      store_rows(w, n, n, n, vectors.data() + i * n * n);
+      store_rows(columns, n, n, n, vectors.data() + i * n * n);
       info[static_cast<std::size_t>(i)] = status;
     });
   }

@@ -63,6 +63,52 @@ inline lapack_int lapack_syevd(lapack_int n, double* a, double* w, double* work,
                                lapack_int* iwork, lapack_int liwork) {
   return LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, a, n, w, work, lwork, iwork, liwork);
 }
+// syevd's steps (linalg/symmetric_eigen.hpp runs them itself): the tridiagonal reduction, its
+// eigenvectors by divide and conquer, the reflectors applied to them, and the scaling helpers.
+inline lapack_int lapack_sytrd(lapack_int n, float* a, float* d, float* e, float* tau, float* work,
+                               lapack_int lwork) {
+  return LAPACKE_ssytrd_work(LAPACK_COL_MAJOR, 'L', n, a, n, d, e, tau, work, lwork);
+}
+inline lapack_int lapack_sytrd(lapack_int n, double* a, double* d, double* e, double* tau,
+                               double* work, lapack_int lwork) {
+  return LAPACKE_dsytrd_work(LAPACK_COL_MAJOR, 'L', n, a, n, d, e, tau, work, lwork);
+}
+inline lapack_int lapack_stedc(lapack_int n, float* d, float* e, float* z, float* work,
+                               lapack_int lwork, lapack_int* iwork, lapack_int liwork) {
+  return LAPACKE_sstedc_work(LAPACK_COL_MAJOR, 'I', n, d, e, z, n, work, lwork, iwork, liwork);
+}
+inline lapack_int lapack_stedc(lapack_int n, double* d, double* e, double* z, double* work,
+                               lapack_int lwork, lapack_int* iwork, lapack_int liwork) {
+  return LAPACKE_dstedc_work(LAPACK_COL_MAJOR, 'I', n, d, e, z, n, work, lwork, iwork, liwork);
+}
+/// C (n x cols, leading dimension n) = Q C, Q from lapack_sytrd's reflectors in `a`.
+inline lapack_int lapack_ormtr(lapack_int n, lapack_int cols, const float* a, const float* tau,
+                               float* c, float* work, lapack_int lwork) {
+  return LAPACKE_sormtr_work(LAPACK_COL_MAJOR, 'L', 'L', 'N', n, cols, a, n, tau, c, n, work,
+                             lwork);
+}
+inline lapack_int lapack_ormtr(lapack_int n, lapack_int cols, const double* a, const double* tau,
+                               double* c, double* work, lapack_int lwork) {
+  return LAPACKE_dormtr_work(LAPACK_COL_MAJOR, 'L', 'L', 'N', n, cols, a, n, tau, c, n, work,
+                             lwork);
+}
+/// The largest |a_ij| of the lower triangle (NaN if one is NaN).
+inline float lapack_lansy_max(lapack_int n, const float* a) {
+  return LAPACKE_slansy_work(LAPACK_COL_MAJOR, 'M', 'L', n, a, n, nullptr);
+}
+inline double lapack_lansy_max(lapack_int n, const double* a) {
+  return LAPACKE_dlansy_work(LAPACK_COL_MAJOR, 'M', 'L', n, a, n, nullptr);
+}
+/// The lower triangle times to / from, without overflow or underflow on the way.
+inline lapack_int lapack_lascl_lower(lapack_int n, float from, float to, float* a) {
+  return LAPACKE_slascl_work(LAPACK_COL_MAJOR, 'L', 0, 0, from, to, n, n, a, n);
+}
+inline lapack_int lapack_lascl_lower(lapack_int n, double from, double to, double* a) {
+  return LAPACKE_dlascl_work(LAPACK_COL_MAJOR, 'L', 0, 0, from, to, n, n, a, n);
+}
+/// LAPACK's machine parameters: 'S' safe minimum, 'P' eps * base.
+inline float lapack_lamch(char what, float /*type*/) { return LAPACKE_slamch_work(what); }
+inline double lapack_lamch(char what, double /*type*/) { return LAPACKE_dlamch_work(what); }
 inline lapack_int lapack_gesdd(char jobz, lapack_int m, lapack_int n, float* a, float* s, float* u,
                                lapack_int ldu, float* vt, lapack_int ldvt, float* work,
                                lapack_int lwork, lapack_int* iwork) {
