@@ -1,7 +1,9 @@
-// The device runtime's solver routines on cuSOLVER's dense API (CUDA builds only): one call per
-// matrix of a SolverCall, queued on the legacy default stream that every tessera operation
-// uses, with one workspace sized for the batch's matrices (they share their extents) and one
-// status per matrix on the device, copied to the host once at the end (the only wait).
+// The device runtime's solver routines on cuSOLVER's dense API (CUDA builds only), queued on the
+// legacy default stream that every tessera operation uses. A batch of several matrices takes one
+// batched call where the library has one (queue_batched: cuSOLVER's potrfBatched and Jacobi
+// syevjBatched, cuBLAS's getrfBatched and getrsBatched); otherwise one call per matrix, with one
+// workspace sized for the batch's matrices (they share their extents). One status per matrix
+// on the device, copied to the host once at the end (the only wait).
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
@@ -28,6 +30,12 @@ void check_cusolver(cusolverStatus_t status, const char* what) {
   }
 }
 
+void check_cublas(cublasStatus_t status, const char* what) {
+  if (status != CUBLAS_STATUS_SUCCESS) {
+    raise<DeviceError>("linalg", what, " failed: ", cublasGetStatusString(status));
+  }
+}
+
 int cusolver_int(std::int64_t v) {
   if (v > INT_MAX) {
     raise<ValueError>("linalg", "an extent of ", v, " exceeds cuSOLVER's 32-bit limit (", INT_MAX,
@@ -46,6 +54,20 @@ cusolverDnHandle_t handle_for(int device) {
   if (h == nullptr) {
     check_cusolver(cusolverDnCreate(&h), "cusolverDnCreate");
     check_cusolver(cusolverDnSetStream(h, cudaStreamLegacy), "cusolverDnSetStream");
+  }
+  return h;
+}
+
+/// A cuBLAS handle per host thread and device for the batched LU routines (gemm_cublas.cu keeps
+/// its own: the two files share no state).
+cublasHandle_t blas_handle_for(int device) {
+  constexpr int kMaxDevices = 64;
+  thread_local std::array<cublasHandle_t, kMaxDevices> handles{};
+  if (device < 0 || device >= kMaxDevices) raise<DeviceError>("linalg", "no cuda:", device);
+  cublasHandle_t& h = handles[static_cast<std::size_t>(device)];
+  if (h == nullptr) {
+    check_cublas(cublasCreate(&h), "cublasCreate");
+    check_cublas(cublasSetStream(h, cudaStreamLegacy), "cublasSetStream");
   }
   return h;
 }
@@ -77,6 +99,91 @@ class DeviceBuffer {
       check_cusolver(cusolverDnD##name(__VA_ARGS__), "cusolverDnD" #name); \
     }                                                                      \
   } while (false)
+
+// cuBLAS's routine `name` in T's precision (cublasS<name> or cublasD<name>).
+#define TESSERA_CUBLAS(name, T, ...)                             \
+  do {                                                           \
+    if constexpr (std::is_same_v<T, float>) {                    \
+      check_cublas(cublasS##name(__VA_ARGS__), "cublasS" #name); \
+    } else {                                                     \
+      check_cublas(cublasD##name(__VA_ARGS__), "cublasD" #name); \
+    }                                                            \
+  } while (false)
+
+/// Writes the device addresses of `count` matrices in `base` (`stride` elements apart) into
+/// `pointers`, as the batched routines take them: an array of pointers in device memory.
+template <class T>
+void store_matrix_pointers(const DeviceBuffer& pointers, T* base, std::int64_t stride,
+                           std::int64_t count, int device) {
+  std::vector<T*> host(static_cast<std::size_t>(count));
+  for (std::int64_t i = 0; i < count; ++i) host[static_cast<std::size_t>(i)] = base + i * stride;
+  copy_from_host(pointers.as<void>(), host.data(), sizeof(T*) * host.size(), device);
+}
+
+/// Up to this order, a batch of several matrices takes the batched routines: cuSOLVER's Jacobi
+/// eigensolver and cuBLAS's LU are for matrices of at most 32 x 32 (their documentation's
+/// limit and advice); potrfBatched has no limit.
+constexpr std::int64_t kBatchedUpTo = 32;
+
+/// Queues the whole call as one batched routine, statuses into `info` (count of them), where one
+/// applies: potrf (any order), syevd (Jacobi, order up to 32; eigenvalues ascending, as syevd's),
+/// getrf and gesv (LU of order up to 32, pivots 1-based as LAPACK's). Returns false otherwise.
+/// Not yet run on a GPU (docs/gpu.md).
+template <class T>
+bool queue_batched(const SolverCall& c, cusolverDnHandle_t h, int device, int* info) {
+  if (c.count < 2) return false;
+  const bool small = c.n <= kBatchedUpTo;
+  const int n = cusolver_int(c.n);
+  const int count = cusolver_int(c.count);
+  T* a = static_cast<T*>(c.a);
+  const std::size_t pointer_bytes = sizeof(T*) * static_cast<std::size_t>(c.count);
+  switch (c.routine) {
+    case SolverRoutine::Potrf: {
+      const DeviceBuffer pointers(pointer_bytes, device);
+      store_matrix_pointers(pointers, a, c.n * c.n, c.count, device);
+      TESSERA_CUSOLVER(potrfBatched, T, h, CUBLAS_FILL_MODE_LOWER, n, pointers.as<T*>(), n, info,
+                       count);
+      return true;
+    }
+    case SolverRoutine::Syevd: {
+      if (!small) return false;
+      syevjInfo_t params = nullptr;
+      check_cusolver(cusolverDnCreateSyevjInfo(&params), "cusolverDnCreateSyevjInfo");
+      T* w = static_cast<T*>(c.values);
+      int lwork = 0;
+      TESSERA_CUSOLVER(syevjBatched_bufferSize, T, h, CUSOLVER_EIG_MODE_VECTOR,
+                       CUBLAS_FILL_MODE_LOWER, n, a, n, w, &lwork, params, count);
+      const DeviceBuffer work(sizeof(T) * static_cast<std::size_t>(std::max(lwork, 1)), device);
+      TESSERA_CUSOLVER(syevjBatched, T, h, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, n, a,
+                       n, w, work.as<T>(), lwork, info, params, count);
+      check_cusolver(cusolverDnDestroySyevjInfo(params), "cusolverDnDestroySyevjInfo");
+      return true;
+    }
+    case SolverRoutine::Getrf:
+    case SolverRoutine::Gesv: {
+      if (!small) return false;
+      cublasHandle_t blas = blas_handle_for(device);
+      const DeviceBuffer pointers(pointer_bytes, device);
+      store_matrix_pointers(pointers, a, c.n * c.n, c.count, device);
+      TESSERA_CUBLAS(getrfBatched, T, blas, n, pointers.as<T*>(), n, c.pivots, info, count);
+      if (c.routine == SolverRoutine::Gesv) {
+        // getrsBatched's status is an argument check, on the host; a singular factor's
+        // solution is discarded, since the caller raises on getrf's status.
+        const DeviceBuffer rhs(pointer_bytes, device);
+        store_matrix_pointers(rhs, static_cast<T*>(c.b), c.n * c.k, c.count, device);
+        int arguments = 0;
+        TESSERA_CUBLAS(getrsBatched, T, blas, CUBLAS_OP_N, n, cusolver_int(c.k), pointers.as<T*>(),
+                       n, c.pivots, rhs.as<T*>(), n, &arguments, count);
+        if (arguments != 0) {
+          raise<DeviceError>("linalg", "cublas getrsBatched refused argument ", -arguments);
+        }
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
 
 /// The workspace size (elements) of the call's routine, the same for every matrix of the call.
 template <class T>
@@ -164,17 +271,21 @@ template <class T>
 void run_typed(const SolverCall& c, int device) {
   if (c.count == 0) return;
   cusolverDnHandle_t h = handle_for(device);
-  T* first = static_cast<T*>(c.a);
-  const int lwork = workspace_size<T>(c, h, first, static_cast<T*>(c.values));
-  const DeviceBuffer work(sizeof(T) * static_cast<std::size_t>(lwork), device);
-  // gesvd's rwork: the unconverged superdiagonal, min(m, n) - 1 values.
-  const DeviceBuffer rwork(sizeof(T) * static_cast<std::size_t>(std::max<std::int64_t>(c.n, 1)),
-                           device);
-  // Statuses: one per matrix, and for Gesv getrs's after them.
+  // Statuses: one per matrix, and for Gesv getrs's after them (zero where the batched routines
+  // ran: theirs is an argument check).
   const std::size_t statuses = static_cast<std::size_t>(c.count) * 2;
   const DeviceBuffer info(sizeof(int) * statuses, device);
-  for (std::int64_t i = 0; i < c.count; ++i) {
-    queue_one<T>(c, h, i, work.as<T>(), lwork, rwork.as<T>(), info.as<int>() + i);
+  fill_bytes(info.as<void>(), 0, sizeof(int) * statuses, device);
+  if (!queue_batched<T>(c, h, device, info.as<int>())) {
+    T* first = static_cast<T*>(c.a);
+    const int lwork = workspace_size<T>(c, h, first, static_cast<T*>(c.values));
+    const DeviceBuffer work(sizeof(T) * static_cast<std::size_t>(lwork), device);
+    // gesvd's rwork: the unconverged superdiagonal, min(m, n) - 1 values.
+    const DeviceBuffer rwork(sizeof(T) * static_cast<std::size_t>(std::max<std::int64_t>(c.n, 1)),
+                             device);
+    for (std::int64_t i = 0; i < c.count; ++i) {
+      queue_one<T>(c, h, i, work.as<T>(), lwork, rwork.as<T>(), info.as<int>() + i);
+    }
   }
   // A getrs argument error (never expected) counts as the matrix's status if getrf had none.
   std::vector<int> host(statuses, 0);
