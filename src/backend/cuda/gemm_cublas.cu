@@ -10,6 +10,7 @@
 #include <climits>
 #include <cstdint>
 
+#include "backend/cuda/library_handles.hpp"
 #include "tessera/core/device_runtime.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/core/gemm_call.hpp"
@@ -30,20 +31,6 @@ int cublas_int(std::int64_t v) {
                       " exceeds cuBLAS's 32-bit limit (", INT_MAX, ")");
   }
   return static_cast<int>(v);
-}
-
-/// One handle per host thread and device (cuBLAS's advice), on the legacy default stream that
-/// every tessera operation uses. Never destroyed: the CUDA runtime may be gone at thread exit.
-cublasHandle_t handle_for(int device) {
-  constexpr int kMaxDevices = 64;
-  thread_local std::array<cublasHandle_t, kMaxDevices> handles{};
-  if (device < 0 || device >= kMaxDevices) raise<DeviceError>("matmul", "no cuda:", device);
-  cublasHandle_t& h = handles[static_cast<std::size_t>(device)];
-  if (h == nullptr) {
-    check_cublas(cublasCreate(&h), "cublasCreate");
-    check_cublas(cublasSetStream(h, cudaStreamLegacy), "cublasSetStream");
-  }
-  return h;
 }
 
 struct Operand {
@@ -101,9 +88,18 @@ void gemm_typed(const GemmCall& call, cublasHandle_t h) {
 
 }  // namespace
 
+cublasHandle_t cublas_handle(int device) {
+  return per_thread_handle<cublasHandle_t>(device, "matmul", [] {
+    cublasHandle_t h = nullptr;
+    check_cublas(cublasCreate(&h), "cublasCreate");
+    check_cublas(cublasSetStream(h, cudaStreamLegacy), "cublasSetStream");
+    return h;
+  });
+}
+
 void gemm(const GemmCall& call, int device) {
   const DeviceScope scope(device);
-  cublasHandle_t h = handle_for(device);
+  cublasHandle_t h = cublas_handle(device);
   if (call.type == GemmType::Float32) {
     gemm_typed<float>(call, h);
   } else {

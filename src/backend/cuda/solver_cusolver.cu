@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "backend/cuda/library_handles.hpp"
 #include "backend/solver_call.hpp"
 #include "tessera/core/device_runtime.hpp"
 #include "tessera/core/error.hpp"
@@ -44,32 +45,14 @@ int cusolver_int(std::int64_t v) {
   return static_cast<int>(v);
 }
 
-/// One handle per host thread and device, as for cuBLAS (never destroyed: the CUDA runtime may
-/// be gone at thread exit).
+/// This thread's cuSOLVER handle for `device`.
 cusolverDnHandle_t handle_for(int device) {
-  constexpr int kMaxDevices = 64;
-  thread_local std::array<cusolverDnHandle_t, kMaxDevices> handles{};
-  if (device < 0 || device >= kMaxDevices) raise<DeviceError>("linalg", "no cuda:", device);
-  cusolverDnHandle_t& h = handles[static_cast<std::size_t>(device)];
-  if (h == nullptr) {
+  return per_thread_handle<cusolverDnHandle_t>(device, "linalg", [] {
+    cusolverDnHandle_t h = nullptr;
     check_cusolver(cusolverDnCreate(&h), "cusolverDnCreate");
     check_cusolver(cusolverDnSetStream(h, cudaStreamLegacy), "cusolverDnSetStream");
-  }
-  return h;
-}
-
-/// A cuBLAS handle per host thread and device for the batched LU routines (gemm_cublas.cu keeps
-/// its own: the two files share no state).
-cublasHandle_t blas_handle_for(int device) {
-  constexpr int kMaxDevices = 64;
-  thread_local std::array<cublasHandle_t, kMaxDevices> handles{};
-  if (device < 0 || device >= kMaxDevices) raise<DeviceError>("linalg", "no cuda:", device);
-  cublasHandle_t& h = handles[static_cast<std::size_t>(device)];
-  if (h == nullptr) {
-    check_cublas(cublasCreate(&h), "cublasCreate");
-    check_cublas(cublasSetStream(h, cudaStreamLegacy), "cublasSetStream");
-  }
-  return h;
+    return h;
+  });
 }
 
 /// Device memory for the call's duration (stream-ordered, like every tessera allocation).
@@ -162,7 +145,7 @@ bool queue_batched(const SolverCall& c, cusolverDnHandle_t h, int device, int* i
     case SolverRoutine::Getrf:
     case SolverRoutine::Gesv: {
       if (!small) return false;
-      cublasHandle_t blas = blas_handle_for(device);
+      cublasHandle_t blas = cublas_handle(device);
       const DeviceBuffer pointers(pointer_bytes, device);
       store_matrix_pointers(pointers, a, c.n * c.n, c.count, device);
       TESSERA_CUBLAS(getrfBatched, T, blas, n, pointers.as<T*>(), n, c.pivots, info, count);
