@@ -73,25 +73,20 @@ class DeviceBuffer {
   void* ptr_;
 };
 
-// cuSOLVER's routine `name` in T's precision (cusolverDnS<name> or cusolverDnD<name>).
-#define TESSERA_CUSOLVER(name, T, ...)                                     \
-  do {                                                                     \
-    if constexpr (std::is_same_v<T, float>) {                              \
-      check_cusolver(cusolverDnS##name(__VA_ARGS__), "cusolverDnS" #name); \
-    } else {                                                               \
-      check_cusolver(cusolverDnD##name(__VA_ARGS__), "cusolverDnD" #name); \
-    }                                                                      \
+// The library routine prefix + S|D + name in T's precision, its status checked by `check`.
+#define TESSERA_TYPED_ROUTINE(check, prefix, name, T, ...)    \
+  do {                                                        \
+    if constexpr (std::is_same_v<T, float>) {                 \
+      check(prefix##S##name(__VA_ARGS__), #prefix "S" #name); \
+    } else {                                                  \
+      check(prefix##D##name(__VA_ARGS__), #prefix "D" #name); \
+    }                                                         \
   } while (false)
-
-// cuBLAS's routine `name` in T's precision (cublasS<name> or cublasD<name>).
-#define TESSERA_CUBLAS(name, T, ...)                             \
-  do {                                                           \
-    if constexpr (std::is_same_v<T, float>) {                    \
-      check_cublas(cublasS##name(__VA_ARGS__), "cublasS" #name); \
-    } else {                                                     \
-      check_cublas(cublasD##name(__VA_ARGS__), "cublasD" #name); \
-    }                                                            \
-  } while (false)
+// cuSOLVER's cusolverDnS<name> or cusolverDnD<name>; cuBLAS's cublasS<name> or cublasD<name>.
+#define TESSERA_CUSOLVER(name, T, ...) \
+  TESSERA_TYPED_ROUTINE(check_cusolver, cusolverDn, name, T, __VA_ARGS__)
+#define TESSERA_CUBLAS(name, T, ...) \
+  TESSERA_TYPED_ROUTINE(check_cublas, cublas, name, T, __VA_ARGS__)
 
 /// Writes the device addresses of `count` matrices in `base` (`stride` elements apart) into
 /// `pointers`, as the batched routines take them: an array of pointers in device memory.
