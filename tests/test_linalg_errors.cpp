@@ -161,7 +161,7 @@ TYPED_TEST(LinalgRules, InputsStayAndEdgeValues) {
   EXPECT_NEAR(xv[1], 3.0 / 45.0, tol);
 }
 
-// eigh of matrices from order 128 on, where the host runs syevd's steps itself
+// eigh of matrices from order 64 on, where the host runs syevd's steps itself
 // (src/linalg/symmetric_eigen.hpp), at norms far below and above syevd's scaling thresholds
 // (sqrt(safmin / eps) and its inverse, where squares underflow and overflow): A v = λ v,
 // orthonormal v, ascending λ, and λ(s A) = s λ(A). The batch's second matrix is the first
@@ -169,7 +169,7 @@ TYPED_TEST(LinalgRules, InputsStayAndEdgeValues) {
 TYPED_TEST(LinalgRules, LargeEighAtEveryScale) {
   using T = typename TypeParam::value_type;
   const ts::Device dev = this->device();
-  constexpr std::int64_t n = 130;
+  constexpr std::int64_t n = 65;  // column blocks of 32 and 33 on two threads
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
   std::vector<double> sym(static_cast<std::size_t>(n * n));

@@ -5,9 +5,9 @@
 // the result depends only on its own column, so column blocks run in parallel, each block's
 // ormtr on one OpenBLAS thread (inside the pool's region, OpenBLAS sees omp_in_parallel()).
 // OpenBLAS threads one ormtr poorly: for 512 x 512 float64 on the 2-core VM of
-// docs/benchmarks.md, 10.6 ms on two threads, 13.6 on one, 7.0 as two halves side by side
-// (syevd 25.7 ms, these steps 22.8). The other steps are syevd's own calls, in its order, with
-// its scaling, so the answers and the failure statuses are syevd's.
+// docs/benchmarks.md, 10.5-11.3 ms on two threads, 13.4-14.2 on one, 7.0 as two halves side by
+// side (the steps 21.3-22.1 ms, one syevd call 25.8-27.2). The other steps are syevd's own
+// calls, in its order, with its scaling, so the answers and the failure statuses are syevd's.
 
 #include <algorithm>
 #include <cmath>
@@ -18,9 +18,11 @@
 
 namespace tessera::detail::lapack_batch {
 
-/// From this order on, eigh runs syevd's steps itself (below it, one syevd call costs less
-/// than a parallel region's wake-ups; 256 x 256 float64 gained 6.1 -> 5.8 ms).
-constexpr std::int64_t kSymmetricEigenSplitFrom = 128;
+/// From this order on, eigh runs syevd's steps itself. Float64, two threads, spinning pool,
+/// medians of 40 calls alternating with one syevd call: order 16 to 32 the same time within
+/// 3 %, 48 0.37 against 0.39 ms, 64 0.60 against 0.71, 128 1.07 against 1.31, 256 4.4 against
+/// 5.4.
+constexpr std::int64_t kSymmetricEigenSplitFrom = 64;
 
 /// Eigenvalues (ascending) into `w` and eigenvectors (column-major, in `vectors`, n x n) of the
 /// symmetric matrix whose lower triangle is in `a` (column-major, overwritten). `Workspace`
