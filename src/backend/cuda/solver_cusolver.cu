@@ -13,6 +13,7 @@
 #include <array>
 #include <climits>
 #include <cstdint>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -127,6 +128,9 @@ bool queue_batched(const SolverCall& c, cusolverDnHandle_t h, int device, int* i
       if (!small) return false;
       syevjInfo_t params = nullptr;
       check_cusolver(cusolverDnCreateSyevjInfo(&params), "cusolverDnCreateSyevjInfo");
+      // Destroyed on every way out, a failed call's exception included.
+      const std::unique_ptr<syevjInfo, cusolverStatus_t (*)(syevjInfo_t)> owned(
+          params, &cusolverDnDestroySyevjInfo);
       T* w = static_cast<T*>(c.values);
       int lwork = 0;
       TESSERA_CUSOLVER(syevjBatched_bufferSize, T, h, CUSOLVER_EIG_MODE_VECTOR,
@@ -134,7 +138,6 @@ bool queue_batched(const SolverCall& c, cusolverDnHandle_t h, int device, int* i
       const DeviceBuffer work(sizeof(T) * static_cast<std::size_t>(std::max(lwork, 1)), device);
       TESSERA_CUSOLVER(syevjBatched, T, h, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, n, a,
                        n, w, work.as<T>(), lwork, info, params, count);
-      check_cusolver(cusolverDnDestroySyevjInfo(params), "cusolverDnDestroySyevjInfo");
       return true;
     }
     case SolverRoutine::Getrf:
