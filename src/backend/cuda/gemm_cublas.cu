@@ -6,7 +6,6 @@
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
-#include <array>
 #include <climits>
 #include <cstdint>
 

@@ -10,7 +10,6 @@
 #include <cusolverDn.h>
 
 #include <algorithm>
-#include <array>
 #include <climits>
 #include <cstdint>
 #include <memory>
