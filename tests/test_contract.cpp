@@ -1,4 +1,4 @@
-// The public API contract of ../shared/DESIGN.md, spelled exactly as there: code outside this
+// The public API contract, spelled exactly as users write it: code outside this
 // repository compiles against these lines, so this unit must keep compiling (and the values
 // checked here keep their meaning). Each block follows the contract's order.
 
@@ -283,6 +283,6 @@ TEST(Contract, ExternalMemoryDLPackAndNpy) {
   std::filesystem::remove_all(dir);
 }
 
-// Part 3, "shapes and views", spelled as DESIGN.md spells it.
+// Part 3, "shapes and views", spelled as the contract spells it.
 
 }  // namespace

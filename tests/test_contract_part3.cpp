@@ -1,4 +1,4 @@
-// The public API contract of ../shared/DESIGN.md, part 3 (shapes and views, random numbers,
+// The public API contract, part 3 (shapes and views, random numbers,
 // linear algebra, statistics and sets), spelled exactly as there: code outside this repository
 // compiles against these lines (parts 1 and 2: test_contract.cpp). Each block follows the
 // contract's order.
@@ -73,7 +73,7 @@ TEST(Contract, ShapesAndViews) {
             (std::vector<float>{0.0f, 0.25f, 0.5f, 0.75f, 1.0f}));
 }
 
-// Part 3, "random numbers", spelled as DESIGN.md spells it.
+// Part 3, "random numbers", spelled as the contract spells it.
 TEST(Contract, RandomNumbers) {
   ts::Generator gen(42);
   gen.seed(7);

@@ -269,7 +269,7 @@ TEST(DLPack, RaggedTravelsAsValuesAndRowSplits) {
   EXPECT_EQ(deletions, 2);
 }
 
-// tensor_scatter_nd_* on an rvalue never writes memory a capsule lends (SPEC "Scatter reuse"):
+// tensor_scatter_nd_* on an rvalue never writes memory a capsule lends (docs/ops/scatter.md):
 // an exported tensor moved into the scatter is copied (the capsule still holds it), and so is
 // an imported one, the only tessera handle of memory another framework owns.
 class DLPackScatter : public tessera_test::OnEachDevice {};

@@ -13,7 +13,7 @@
 
 namespace ts = tessera;
 
-// tf.ragged.boolean_mask(x * 1, mask) works in TF; DESIGN part 2: expressions where values go.
+// tf.ragged.boolean_mask(x * 1, mask) works in TF; the API takes expressions where values go.
 TEST(EdgeRules, RaggedBooleanMaskTakesExpressions) {
   for (const auto device : tessera_test::available_devices()) {
     const auto x = ts::tensor<std::int64_t>({{1, 2, 3}, {4, 5, 6}}, device);

@@ -1,5 +1,5 @@
-// Every documented error of the five operations (../shared/SPEC.md), table-driven: the call
-// throws exactly the documented exception type, its message names the operation and the
+// Every documented error of the five operations (the Errors sections of docs/ops/), table-driven:
+// the call throws exactly the documented exception type, its message names the operation and the
 // offending value, and every input and `out` tensor is byte-for-byte unchanged afterwards (the
 // whole storage, so writes beside a view count too). Runs on the CPU and, where a GPU is
 // present, on cuda:0.

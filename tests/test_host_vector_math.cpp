@@ -358,8 +358,8 @@ TEST(HostVectorMath, AnOutputThatIsItsOwnOperandGetsTheSameBits) {
 // result; each loop of every set the CPU runs, called directly with each pair of steps (both
 // operands vectors, a constant exponent, a constant base). The special values (NaN, ±inf, ±0,
 // and exact results such as pow(x, 0) = 1, pow(-2, 3) = -8 or pow(4, 0.5) = 2) must be exact,
-// every other result within 4 ulp (SPEC) and, as the kernel's analysis gives (powf's 0.82 ulp),
-// within 1.
+// every other result within 4 ulp (docs/expressions.md) and, as the kernel's analysis gives (powf's
+// 0.82 ulp), within 1.
 TEST(PowFloatVector, WideRangeIsWithin4UlpWithExactSpecialValues) {
   if (detail::host_vector_math_choices()[0] == nullptr) GTEST_SKIP() << "no vector loops here";
   using L = std::numeric_limits<float>;

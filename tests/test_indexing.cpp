@@ -25,6 +25,7 @@
 namespace ts = tessera;
 using tessera_test::decode_all;
 using tessera_test::golden;
+using tessera_test::golden_tensor;
 using tessera_test::shape_of;
 using tessera_test::throws_with;
 
@@ -44,11 +45,6 @@ void expect_tensor(const ts::Tensor<T>& got, const ts::Shape& shape, const std::
   }
 }
 
-template <class T>
-ts::Tensor<T> golden_input(const nlohmann::json& packed, ts::Device device) {
-  return ts::Tensor<T>::from_vector(decode_all<T>(packed), shape_of(packed), device);
-}
-
 /// Calls f(type_identity<I>) for a packed index tensor's dtype.
 template <class F>
 void with_index_type(const nlohmann::json& packed, F&& f) {
@@ -65,30 +61,30 @@ void run_torch_case(const nlohmann::json& c, ts::Device device) {
   const std::string op = c["op"];
   const auto& tensors = c["tensors"];
   const std::string what = op + " " + c.dump().substr(0, 200);
-  const auto x = golden_input<T>(tensors[0], device);
+  const auto x = golden_tensor<T>(tensors[0], device);
   std::function<ts::Tensor<T>()> run;
   if (op == "index") {
     with_index_type(tensors[1], [&](auto tag) {
       using I = typename decltype(tag)::type;
       std::vector<ts::Tensor<I>> ids;
       for (std::size_t k = 1; k < tensors.size(); ++k)
-        ids.push_back(golden_input<I>(tensors[k], device));
+        ids.push_back(golden_tensor<I>(tensors[k], device));
       run = [x, ids] { return x.index(ids); };
     });
   } else if (op == "index_nonzero") {
-    const auto nz = golden_input<bool>(tensors[1], device);
+    const auto nz = golden_tensor<bool>(tensors[1], device);
     run = [x, nz] { return x.index(nz.nonzero(ts::as_tuple)); };
   } else if (op == "index_mask") {
-    const auto m = golden_input<bool>(tensors[1], device);
+    const auto m = golden_tensor<bool>(tensors[1], device);
     run = [x, m] { return x.index(m); };
   } else if (op == "masked_select") {
-    const auto m = golden_input<bool>(tensors[1], device);
+    const auto m = golden_tensor<bool>(tensors[1], device);
     run = [x, m] { return x.masked_select(m); };
   } else if (op == "index_put") {
-    const auto values = golden_input<T>(tensors[1], device);
+    const auto values = golden_tensor<T>(tensors[1], device);
     std::vector<ts::Tensor<std::int64_t>> ids;
     for (std::size_t k = 2; k < tensors.size(); ++k) {
-      ids.push_back(golden_input<std::int64_t>(tensors[k], device));
+      ids.push_back(golden_tensor<std::int64_t>(tensors[k], device));
     }
     const bool accumulate = c["accumulate"];
     run = [x, values, ids, accumulate] {
@@ -97,7 +93,7 @@ void run_torch_case(const nlohmann::json& c, ts::Device device) {
       return y;
     };
   } else if (op == "masked_fill") {
-    const auto m = golden_input<bool>(tensors[1], device);
+    const auto m = golden_tensor<bool>(tensors[1], device);
     const T value = tessera_test::decode<T>(c["value"]);
     run = [x, m, value] {
       const auto y = x.clone();
@@ -106,13 +102,13 @@ void run_torch_case(const nlohmann::json& c, ts::Device device) {
     };
   } else if (op == "cat" || op == "stack") {
     std::vector<ts::Tensor<T>> parts;
-    for (const auto& t : tensors) parts.push_back(golden_input<T>(t, device));
+    for (const auto& t : tensors) parts.push_back(golden_tensor<T>(t, device));
     const std::int64_t dim = c["dim"];
     run = [parts, dim, op] { return op == "cat" ? ts::cat(parts, dim) : ts::stack(parts, dim); };
   } else {
     with_index_type(tensors[1], [&](auto tag) {
       using I = typename decltype(tag)::type;
-      const auto i = golden_input<I>(tensors[1], device);
+      const auto i = golden_tensor<I>(tensors[1], device);
       const std::int64_t dim = c.contains("dim") ? c["dim"].get<std::int64_t>() : 0;
       if (op == "index_select") run = [x, i, dim] { return x.index_select(dim, i); };
       if (op == "gather") run = [x, i, dim] { return x.gather(dim, i); };
@@ -146,10 +142,10 @@ template <class T>
 void run_tf_case(const nlohmann::json& c, ts::Device device) {
   const auto& tensors = c["tensors"];
   const std::string what = c.dump().substr(0, 200);
-  const auto params = golden_input<T>(tensors[0], device);
+  const auto params = golden_tensor<T>(tensors[0], device);
   if (c["op"] == "round_trip") {
-    const auto i = golden_input<std::int64_t>(tensors[1], device);
-    const auto u = golden_input<T>(tensors[2], device);
+    const auto i = golden_tensor<std::int64_t>(tensors[1], device);
+    const auto u = golden_tensor<T>(tensors[2], device);
     const auto back = ts::gather_nd(params.tensor_scatter_nd_update(i, u), i);
     expect_tensor(back, shape_of(c["out"]), decode_all<T>(c["out"]), what);
     expect_tensor(back, u.shape(), u.cpu().to_vector(), what + " == u");
@@ -157,7 +153,7 @@ void run_tf_case(const nlohmann::json& c, ts::Device device) {
   }
   with_index_type(tensors[1], [&](auto tag) {
     using I = typename decltype(tag)::type;
-    const auto i = golden_input<I>(tensors[1], device);
+    const auto i = golden_tensor<I>(tensors[1], device);
     const std::int64_t b = c["batch_dims"];
     const auto run = [&] { return ts::gather_nd(params, i, {.batch_dims = b}); };
     if (c.contains("error")) {
@@ -534,7 +530,7 @@ TEST_P(Indexing, IndexPutAndMaskedFillInPlace) {
       {"masked_fill_", "[2, 2, 3]", "[2, 3]"}));
 }
 
-// The spellings of DESIGN.md's indexing block; expressions as inputs.
+// The spellings of the API contract's indexing block; expressions as inputs.
 TEST_P(Indexing, ContractSpellings) {
   const auto x = ts::Tensor<float>::from_vector({0, 1, 0, 2, 3, 0}, {2, 3}, device());
   auto nzv = x.index(x.nonzero(ts::as_tuple));

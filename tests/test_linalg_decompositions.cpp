@@ -26,6 +26,7 @@ using tessera_test::decode;
 using tessera_test::decode_all;
 using tessera_test::expect_throw;
 using tessera_test::golden;
+using tessera_test::golden_tensor;
 using tessera_test::shape_of;
 
 namespace {
@@ -33,8 +34,8 @@ namespace {
 /// A golden tensor on `device`: contiguous, or (transposed) a view of the transposed copy, so
 /// that the op reads strided matrices.
 template <class T>
-ts::Tensor<T> golden_input(const nlohmann::json& packed, ts::Device device, bool transposed) {
-  const auto t = ts::Tensor<T>::from_vector(decode_all<T>(packed), shape_of(packed), device);
+ts::Tensor<T> golden_matrix(const nlohmann::json& packed, ts::Device device, bool transposed) {
+  const auto t = golden_tensor<T>(packed, device);
   if (!transposed || t.dim() < 2) return t;
   return t.mT().contiguous().mT();
 }
@@ -232,7 +233,7 @@ TYPED_TEST(LinalgDecompositions, MatchesPyTorch) {
       SCOPED_TRACE(c["op"].get<std::string>() + " " + c["args"].dump() + " input shape " +
                    c["inputs"][0]["shape"].dump() + (transposed ? " transposed" : ""));
       std::vector<ts::Tensor<T>> in;
-      for (const auto& p : c["inputs"]) in.push_back(golden_input<T>(p, device, transposed));
+      for (const auto& p : c["inputs"]) in.push_back(golden_matrix<T>(p, device, transposed));
       if (c.contains("error")) {
         std::string want = c["error"];
         if (want.rfind("torch.", 0) == 0) want = want.substr(6);  // torch's "torch.linalg.solve"

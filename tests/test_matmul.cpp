@@ -1,4 +1,4 @@
-// Matrix products (DESIGN part 3, linear algebra): every op against PyTorch's answers
+// Matrix products (API part 3, linear algebra): every op against PyTorch's answers
 // (tools/golden/gen_matmul.py) on every device present, with transposed operands; the product
 // engine against a reference loop over random shapes, layouts (transposed, sliced, reversed,
 // broadcast) and dtypes; promotion, expressions as operands, the methods; the error rules.
@@ -20,14 +20,15 @@
 namespace ts = tessera;
 using tessera_test::decode_all;
 using tessera_test::golden;
+using tessera_test::golden_tensor;
 using tessera_test::shape_of;
 using tessera_test::with_dtype;
 
 namespace {
 
 template <class T>
-ts::Tensor<T> golden_input(const nlohmann::json& packed, ts::Device device) {
-  auto x = ts::Tensor<T>::from_vector(decode_all<T>(packed), shape_of(packed)).to(device);
+ts::Tensor<T> golden_operand(const nlohmann::json& packed, ts::Device device) {
+  auto x = golden_tensor<T>(packed, device);
   return packed["transpose"].get<bool>() ? x.mT() : x;
 }
 
@@ -70,7 +71,7 @@ TEST_P(MatmulGolden, EveryCaseMatchesPyTorch) {
       SCOPED_TRACE(c["op"].get<std::string>() + " " + c["args"].dump() + " " +
                    c["dtype"].get<std::string>());
       std::vector<ts::Tensor<T>> xs;
-      for (const auto& in : c["inputs"]) xs.push_back(golden_input<T>(in, device()));
+      for (const auto& in : c["inputs"]) xs.push_back(golden_operand<T>(in, device()));
       const ts::Tensor<T> got = run_golden<T>(c, xs);
       EXPECT_EQ(got.device(), device());
       EXPECT_EQ(got.shape(), shape_of(c["out"]));

@@ -192,8 +192,7 @@ TEST_P(OrderStats, EveryGoldenCaseMatchesPyTorch) {
   for (const auto& c : golden("order_stats_golden.json")["cases"]) {
     tessera_test::with_dtype(c["input"]["dtype"].get<std::string>(), [&](auto tag) {
       using T = typename decltype(tag)::type;
-      run_golden(
-          c, ts::Tensor<T>::from_vector(decode_all<T>(c["input"]), shape_of(c["input"]), device()));
+      run_golden(c, tessera_test::golden_tensor<T>(c["input"], device()));
       ++ran;
     });
   }

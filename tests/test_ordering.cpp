@@ -252,7 +252,7 @@ TEST_P(Ordering, ErrorsNameOpArgumentAndValues) {
                                           {"sort", "[-1, 0]"}));
 }
 
-// The spellings of DESIGN.md's ordering block.
+// The spellings of the API contract's ordering block.
 TEST_P(Ordering, ContractSpellings) {
   const auto t = ts::Tensor<float>::from_vector({3, 1, 4, 1, 5, 9, 2, 6, 5, 3}, {2, 5}, device());
   auto [sorted, order] = t.sort();
@@ -306,8 +306,7 @@ void run_golden(const nlohmann::json& c, const ts::Tensor<T>& x) {
       op + " of " + c["input"]["dtype"].get<std::string>() + " " + c["input"]["shape"].dump();
   if (op == "searchsorted") {
     if constexpr (!std::is_same_v<T, bool>) {
-      const auto v =
-          ts::Tensor<T>::from_vector(decode_all<T>(c["v"]), shape_of(c["v"]), x.device());
+      const auto v = tessera_test::golden_tensor<T>(c["v"], x.device());
       const auto i = x.searchsorted(v, {.right = c["right"].get<bool>(), .sorter = x.argsort()});
       expect_golden(i, c["indices"], what);
     }
@@ -361,8 +360,7 @@ TEST_P(Ordering, EveryGoldenCaseMatchesPyTorch) {
   for (const auto& c : golden("ordering_golden.json")["cases"]) {
     tessera_test::with_dtype(c["input"]["dtype"].get<std::string>(), [&](auto tag) {
       using T = typename decltype(tag)::type;
-      run_golden(
-          c, ts::Tensor<T>::from_vector(decode_all<T>(c["input"]), shape_of(c["input"]), device()));
+      run_golden(c, tessera_test::golden_tensor<T>(c["input"], device()));
       ++ran;
     });
   }

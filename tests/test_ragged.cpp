@@ -22,7 +22,7 @@ using tessera_test::golden_tensor;
 
 const nlohmann::json& cases(const char* key) { return golden("ragged_golden.json")[key]; }
 
-// ---- the contract spellings of DESIGN.md ----------------------------------------------------
+// ---- the API contract spellings ----------------------------------------------------
 
 TEST(RaggedContract, CompilesAsWritten) {
   const auto starts = ts::tensor<int64_t>({0, 5, 8});

@@ -1,6 +1,7 @@
-// ragged::range: golden cases from TensorFlow (tools/golden/gen_ragged.py: the seed page's
-// examples and TensorFlow's ragged_range_op_test cases), its error cases, a reference loop over
-// random int/float inputs in every argument form, long rows, and the CUDA kernel against the host.
+// ragged::range: golden cases from TensorFlow (tools/golden/gen_ragged.py: tf.ragged.range's
+// reference page examples and TensorFlow's ragged_range_op_test cases), its error cases, a
+// reference loop over random int/float inputs in every argument form, long rows, and the CUDA
+// kernel against the host.
 
 #include <gtest/gtest.h>
 
@@ -18,7 +19,7 @@
 namespace {
 
 namespace ts = tessera;
-using tessera_test::decode_exact;
+using tessera_test::decode;
 using tessera_test::golden;
 using tessera_test::golden_tensor;
 using tessera_test::golden_vector;
@@ -32,7 +33,7 @@ ts::RaggedTensor<T, S> run_case(const nlohmann::json& c, ts::Device device) {
   std::vector<ts::ragged::RangeArg<T>> a;
   for (const auto& arg : c["args"]) {
     if (arg.contains("scalar")) {
-      a.emplace_back(decode_exact<T>(arg["scalar"]));
+      a.emplace_back(decode<T>(arg["scalar"]));
     } else {
       a.emplace_back(golden_tensor<T>(arg, device));
     }
@@ -147,7 +148,7 @@ TEST_P(RaggedRange, TotalOverflowOfInt32SplitsFailsBeforeAllocating) {
 // ---- reference loop over random inputs ---------------------------------------------------
 
 /// Python's range, element by element, in exact arithmetic (ints) or T for the size and double
-/// for the elements (floats, as SPEC says).
+/// for the elements (floats, as docs/ops/ragged.md says).
 template <class T>
 std::vector<T> reference_row(T start, T limit, T delta) {
   std::vector<T> row;

@@ -70,7 +70,7 @@ ts::Tensor<bool> run_logical(const std::string& fn, const R& r, std::int64_t axi
 class RaggedReduce : public tessera_test::OnEachDevice {};
 TESSERA_INSTANTIATE_ON_EACH_DEVICE(RaggedReduce);
 
-// ---- the contract spellings of DESIGN.md ----------------------------------------------------
+// ---- the API contract spellings ----------------------------------------------------
 
 TEST(RaggedReduceContract, CompilesAsWritten) {
   const auto r = ts::RaggedTensor<float>::from_row_splits(ts::tensor<float>({1, 2, 3, 4}),
@@ -254,7 +254,8 @@ TEST_P(RaggedReduce, OneLongRowIsAccurate) {
     magnitude += std::fabs(v);
   }
   EXPECT_EQ(sum[0], 0.0f);
-  EXPECT_NEAR(sum[1], s, 1e-6 * magnitude);  // SPEC: relative error <= 1e-6 of sum |x|
+  EXPECT_NEAR(sum[1], s,
+              1e-6 * magnitude);  // docs/ops/ragged.md: relative error <= 1e-6 of sum |x|
   EXPECT_EQ(sum[2], 0.0f);
 }
 

@@ -272,14 +272,15 @@ TEST_P(ReduceDims, ScansMatchRunningLoops) {
 
 TEST_P(ReduceDims, BadDimsAreErrorsNamingTheOperation) {
   const auto x = ts::Tensor<float>::ones({3, 4}, device());
-  EXPECT_TRUE(throws_with<ts::IndexError>([&] { ts::sum(x, 2); }, {"sum", "dim 2", "-2 to 1"}));
-  EXPECT_TRUE(throws_with<ts::IndexError>([&] { ts::mean(x, {0, -3}); }, {"mean", "dim -3"}));
+  EXPECT_TRUE(throws_with<ts::IndexError>([&] { ts::sum(x, 2); },
+                                          {"sum", "Dimension out of range", "[-2, 1], but got 2"}));
+  EXPECT_TRUE(throws_with<ts::IndexError>([&] { ts::mean(x, {0, -3}); }, {"mean", "but got -3"}));
   EXPECT_TRUE(throws_with<ts::ValueError>(
       [&] {
         ts::sum(x, {1, -1});
       },
       {"sum", "dim 1", "more than once"}));
-  EXPECT_TRUE(throws_with<ts::IndexError>([&] { ts::argmax(x, 5); }, {"argmax", "dim 5"}));
+  EXPECT_TRUE(throws_with<ts::IndexError>([&] { ts::argmax(x, 5); }, {"argmax", "but got 5"}));
   const auto empty = ts::Tensor<float>::ones({3, 0}, device());
   EXPECT_TRUE(throws_with<ts::IndexError>([&] { ts::amax(empty, 1); },
                                           {"amax", "reduction dim 1", "non-zero size"}));
@@ -307,7 +308,7 @@ TEST_P(ReduceDims, WholeTensorValuesAndZeroDimInputs) {
   EXPECT_EQ(ts::sum(s, 0).item(), 2.5f);
   EXPECT_EQ(ts::sum(s, -1, true).dim(), 0);
   EXPECT_EQ(ts::argmax(s, 0).item(), 0);
-  EXPECT_TRUE(throws_with<ts::IndexError>([&] { ts::sum(s, 1); }, {"sum", "dim 1"}));
+  EXPECT_TRUE(throws_with<ts::IndexError>([&] { ts::sum(s, 1); }, {"sum", "[-1, 0], but got 1"}));
 }
 
 TEST_P(ReduceDims, MethodsAreTheFreeFunctions) {

@@ -3,7 +3,7 @@
 // sequential loop over random shapes, dtypes, index types, layouts and devices (the reference
 // loop is tests/support/scatter_reference.hpp; argument errors are in test_scatter_errors.cpp,
 // the host's parallel schedules in test_scatter_schedules.cpp), and the reuse of an rvalue's
-// memory (SPEC "Scatter reuse"; the DLPack cases are in test_dlpack.cpp).
+// memory (docs/ops/scatter.md; the DLPack cases are in test_dlpack.cpp).
 
 #include <gtest/gtest.h>
 
@@ -39,7 +39,7 @@ using tessera_test::shape_of;
 
 template <class T>
 Tensor<T> tensor_of(const json& packed, ts::Device device) {
-  return Tensor<T>::from_vector(decode_all<T>(packed), shape_of(packed), device);
+  return tessera_test::golden_tensor<T>(packed, device);
 }
 
 using namespace tessera_test::scatter;
@@ -341,7 +341,7 @@ TEST(ScatterAliasing, UpdatesReadingTheTensorSeeItsOldValues) {
   }
 }
 
-// ---- storage reuse: an rvalue's memory becomes the result (SPEC "Scatter reuse") -------------
+// ---- storage reuse: an rvalue's memory becomes the result (docs/ops/scatter.md) -------------
 
 /// How the family is spelled on an rvalue.
 enum class Form { Method, MethodWithOptions, Free };

@@ -1,5 +1,5 @@
-// tensor_scatter_nd_* argument errors (SPEC): shapes and devices are checked before anything
-// is written, and the empty cases return an unchanged copy.
+// tensor_scatter_nd_* argument errors (docs/ops/scatter.md): shapes and devices are checked before
+// anything is written, and the empty cases return an unchanged copy.
 
 #include <gtest/gtest.h>
 

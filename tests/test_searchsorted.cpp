@@ -36,7 +36,7 @@ using tessera_test::shape_of;
 /// The answer for v in one row, straight from the definition. A row that is sorted (NaNs only
 /// at the end) answers "how many elements come before v" — a count, no search. A row that ends
 /// in NaN is not monotone under PyTorch's test, so there PyTorch's own bisection is the
-/// definition (SPEC: `mid = start + (end - start) / 2`).
+/// definition (docs/ops/searchsorted.md: `mid = start + (end - start) / 2`).
 template <class C>
 std::int64_t reference_search(const std::vector<C>& row, C v, bool right) {
   const auto before = [&](C x) { return right ? !(x > v) : !(x >= v); };

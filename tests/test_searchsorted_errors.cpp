@@ -1,5 +1,5 @@
-// searchsorted and bucketize error rules (SPEC): the exception type, a message that names the op,
-// the argument and the values, and inputs and `out` left exactly as they were.
+// searchsorted and bucketize error rules (docs/ops/searchsorted.md): the exception type, a message
+// that names the op, the argument and the values, and inputs and `out` left exactly as they were.
 
 #include <gtest/gtest.h>
 

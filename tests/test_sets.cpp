@@ -1,4 +1,4 @@
-// Sets and histograms (DESIGN part 3, "statistics and sets"): unique, unique_consecutive,
+// Sets and histograms (API part 3, "statistics and sets"): unique, unique_consecutive,
 // bincount, histc, histogram and one_hot against PyTorch's answers (tools/golden/gen_sets.py)
 // on every device present, contiguous and strided; properties against reference loops (random
 // inputs, NaN, empty); expressions and method twins; bit-identical float sums; the error rules;
@@ -18,6 +18,7 @@
 
 #include "support/golden.hpp"
 #include "support/pointwise_check.hpp"
+#include "support/reference.hpp"
 #include "support/typed.hpp"
 
 namespace ts = tessera;
@@ -44,7 +45,7 @@ ts::Tensor<T> strided(const ts::Tensor<T>& x) {
 /// A packed golden tensor on `device`, laid out strided when asked.
 template <class T>
 ts::Tensor<T> input_of(const nlohmann::json& packed, ts::Device device, bool strides) {
-  auto x = ts::Tensor<T>::from_vector(decode_all<T>(packed), shape_of(packed)).to(device);
+  auto x = tessera_test::golden_tensor<T>(packed, device);
   return strides ? strided(x) : x;
 }
 
@@ -364,6 +365,20 @@ TEST_P(SetsOnDevice, ErrorsNameTheOpAndTheValues) {
   EXPECT_NE(message([&] { ts::histc(f, 3, 2.0, 1.0); }).find("min = 2"), std::string::npos);
   EXPECT_THROW(ts::histc(f, 3, 0.0, INFINITY), ts::ValueError);
   EXPECT_THROW(ts::histogram(f, -1), ts::ValueError);
+  // Edges: one edge is no bin (torch: "bins must be > 0"); decreasing edges have no meaning
+  // (NumPy: "bins must increase monotonically"); equal edges are an empty bin (issue 65).
+  EXPECT_TRUE(tessera_test::throws_with<ts::ValueError>(
+      [&] { (void)ts::histogram(f, ts::Tensor<float>::from_vector({1.0f}, {1}, device())); },
+      {"histogram: bins must be > 0"}));
+  EXPECT_TRUE(tessera_test::throws_with<ts::ValueError>(
+      [&] {
+        (void)ts::histogram(f, ts::Tensor<float>::from_vector({3.0f, 2.0f, 5.0f}, {3}, device()));
+      },
+      {"histogram: bins must increase monotonically", "edge 0 is 3", "edge 1 is 2"}));
+  EXPECT_EQ(
+      ts::histogram(f, ts::Tensor<float>::from_vector({0.0f, 1.0f, 1.0f, 9.0f}, {4}, device()))
+          .hist.numel(),
+      3);
   EXPECT_THROW(ts::histogram(f, 2, {.range = std::pair{1.0, 0.0}}), ts::ValueError);
   EXPECT_THROW(ts::histogram(f, 2, {.weight = ts::Tensor<float>::ones({3}, device())}),
                ts::ShapeError);

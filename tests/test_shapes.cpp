@@ -1,4 +1,4 @@
-// Shapes and views (DESIGN part 3): every op against PyTorch's answers (tools/golden/
+// Shapes and views (API part 3): every op against PyTorch's answers (tools/golden/
 // gen_shapes.py) on every device present, view identity through the storage, writes through
 // views, the read-only rule of expanded tensors, expressions as inputs, and the factories (the
 // other op families on the new layouts: test_shapes_layouts.cpp).
@@ -7,11 +7,13 @@
 
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "support/golden.hpp"
+#include "support/reference.hpp"
 #include "support/typed.hpp"
 
 namespace ts = tessera;
@@ -31,7 +33,7 @@ ts::Shape shape_arg(const nlohmann::json& j) {
 }
 
 /// The golden input: arange(numel) in `shape`, transposed for layout "T".
-ts::Tensor<float> golden_input(const nlohmann::json& c, ts::Device device) {
+ts::Tensor<float> arange_input(const nlohmann::json& c, ts::Device device) {
   const ts::Shape shape = shape_arg(c["shape"]);
   auto x = ts::Tensor<float>::arange(0.0f, static_cast<float>(shape.numel())).reshape(shape);
   x = x.to(device);
@@ -96,7 +98,7 @@ TEST(ShapesGolden, EveryCaseMatchesPyTorchOnEveryDevice) {
   for (const auto device : tessera_test::available_devices()) {
     for (const auto& c : cases) {
       const std::string what = c.dump() + " on " + (device.is_cpu() ? "cpu" : "cuda:0");
-      const auto x = golden_input(c, device);
+      const auto x = arange_input(c, device);
       const auto before = x.to_vector();
       if (c.contains("error")) {
         EXPECT_THROW(run_case(c, x), ts::Error) << what;
@@ -162,7 +164,7 @@ void check_factory(const nlohmann::json& c, ts::Device device) {
   const auto have = got.to_vector();
   for (std::size_t i = 0; i < want.size(); ++i) {
     if constexpr (std::is_floating_point_v<T>) {
-      // SPEC: PyTorch's vector kernel fuses the multiply-add and its scalar one does not;
+      // PyTorch's vector kernel fuses the multiply-add and its scalar one does not;
       // either rounding is accepted (a few ulp of the larger end point).
       const T scale = std::max<T>(std::abs(want[i]), T(1));
       EXPECT_NEAR(have[i], want[i], scale * 4 * std::numeric_limits<T>::epsilon())
@@ -202,6 +204,27 @@ TEST(Shapes, FactoryErrorsAndDeviceForms) {
             (std::vector<double>{1, 10, 100, 1000}));
   EXPECT_EQ(ts::Tensor<double>::logspace(0.0, 3.0, 4, ts::Device::cpu()).to_vector(),
             (std::vector<double>{1, 10, 100, 1000}));
+  // Float logspace: the same bits on every device, each base^e correctly rounded from the
+  // double computation (within 1 ulp of base^e in long double; issue 65).
+  for (const auto& [start, end, steps, base] :
+       {std::tuple{-3.0f, 7.5f, 41, 10.0}, {0.1f, 2.3f, 17, 2.0}, {-20.0f, 20.0f, 9, 3.7}}) {
+    const auto host = ts::Tensor<float>::logspace(start, end, steps, base).to_vector();
+    for (const auto device : tessera_test::available_devices()) {
+      EXPECT_EQ(ts::Tensor<float>::logspace(start, end, steps, base, device).cpu().to_vector(),
+                host);
+    }
+    const double step = (double(end) - double(start)) / double(steps - 1);
+    for (int i = 0; i < steps; ++i) {
+      const double e = i < steps / 2 ? start + step * i : end - step * (steps - i - 1);
+      const auto want = static_cast<long double>(
+          std::pow(static_cast<long double>(base), static_cast<long double>(e)));
+      const float got = host[static_cast<std::size_t>(i)];
+      EXPECT_LE(std::fabs(static_cast<long double>(got) - want),
+                std::fabs(static_cast<long double>(std::nextafter(got, INFINITY)) - got))
+          << "logspace(" << start << ", " << end << ", " << steps << ", " << base << ")[" << i
+          << "]";
+    }
+  }
   EXPECT_EQ(ts::Tensor<bool>::eye(2).to_vector(), (std::vector<bool>{true, false, false, true}));
   EXPECT_EQ(ts::Tensor<std::int64_t>::eye(2, 3).to_vector(),
             (std::vector<std::int64_t>{1, 0, 0, 0, 1, 0}));
@@ -319,6 +342,11 @@ TEST(ShapesViews, ErrorsNameTheOpAndTheValues) {
   EXPECT_THROW(x.unsqueeze(0).t(), ts::ShapeError);
   EXPECT_THROW(x.select(0, 0).mT(), ts::ShapeError);
   EXPECT_THROW(x.diagonal(0, 1, -1), ts::ValueError);
+  // Fewer than 2 dimensions: dim2 = 1 is out of range, IndexError in torch's words (issue 65).
+  EXPECT_TRUE(tessera_test::throws_with<ts::IndexError>(
+      [] { (void)ts::Tensor<float>::zeros({3}).diagonal(); },
+      {"diagonal: ", "Dimension out of range (expected to be in range of [-1, 0], but got 1)"}));
+  EXPECT_THROW((void)ts::Tensor<float>::zeros({}).diagonal(), ts::IndexError);
   EXPECT_THROW(x.unfold(1, 4, 1), ts::ShapeError);
   EXPECT_THROW(x.unfold(1, 2, 0), ts::ValueError);
   EXPECT_THROW(x.split(0, 1), ts::ValueError);

@@ -44,7 +44,7 @@ T nth(int i) {
 }
 
 // Found by the clang sanitize tree: clang 14 resolved `tensor<T>({x})` to the scalar overload
-// (shape ()), g++ to the nested list (shape (1)). DESIGN.md means the list.
+// (shape ()), g++ to the nested list (shape (1)). The API contract means the list.
 TEST(TensorFactories, OneElementBracesAreOneDimensionalOnEveryCompiler) {
   EXPECT_EQ(ts::tensor<float>({1.5f}).shape(), ts::Shape{1});
   EXPECT_EQ(ts::tensor<std::int64_t>({7}, ts::Device::cpu()).to_vector(),

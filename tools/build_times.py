@@ -8,7 +8,8 @@ library / tests / examples / bench totals.
 Each unit's time is its last build's wall time in Ninja's log (start to end). With -j2 on two
 cores that is close to its CPU time; totals are sums over units, not the build's wall time,
 which the log cannot give when builds were incremental. Run it after a clean build to compare
-figures with docs/architecture.md ("Build cost").
+figures with docs/architecture.md ("Build cost": the latest ones; every earlier run is in
+docs/history.md, "Build cost").
 """
 import argparse
 import collections

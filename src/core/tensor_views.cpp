@@ -310,12 +310,7 @@ Tensor<T> Tensor<T>::mT() const {
 
 template <class T>
 Tensor<T> Tensor<T>::diagonal(std::int64_t offset, std::int64_t dim1, std::int64_t dim2) const {
-  if (dim() < 2) {
-    detail::raise<ShapeError>("diagonal",
-                              "diagonal needs a tensor of at least 2 dimensions, got "
-                              "shape ",
-                              shape_);
-  }
+  // Fewer than 2 dimensions: dim1 or dim2 is out of range (IndexError, as torch).
   const auto a = static_cast<std::size_t>(wrap_dim("diagonal", dim1, dim()));
   const auto b = static_cast<std::size_t>(wrap_dim("diagonal", dim2, dim()));
   if (a == b) {

@@ -1,8 +1,8 @@
-// The random streams (SPEC "Random numbers"), written once for the host and the device: a
-// Philox4x32-10 block per 4 words (Random123), and each distribution as a map from one block
-// to the elements that block feeds. Both backends walk the blocks of a call in any order and
-// on any number of threads: an element's value depends only on (seed, its block, its place in
-// the block), so the numbers cannot depend on device, thread count or schedule.
+// The random streams (docs/ops/random.md, "The stream, as a guarantee"), written once for the host
+// and the device: a Philox4x32-10 block per 4 words (Random123), and each distribution as a map
+// from one block to the elements that block feeds. Both backends walk the blocks of a call in any
+// order and on any number of threads: an element's value depends only on (seed, its block, its
+// place in the block), so the numbers cannot depend on device, thread count or schedule.
 
 #pragma once
 

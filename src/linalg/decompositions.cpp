@@ -48,6 +48,26 @@ Tensor<T> linalg_cholesky(const Tensor<T>& a) {
 
 // ---- qr (geqrf + orgqr) --------------------------------------------------------------------
 
+namespace {
+
+/// Q's and R's columns from A's first column with a NaN onwards are NaN, on every device.
+/// Column j of Q and of R depends on A's columns 0..j alone (Gram-Schmidt's order), so the
+/// columns before stay LAPACK's. torch's answer (MKL) is NaN in a subset of these; OpenBLAS's
+/// Householder norms can skip the NaN and leave finite values there.
+template <class T>
+linalg::QRResult<T> nan_columns_onwards(const Tensor<T>& a, linalg::QRResult<T> f) {
+  const Tensor<bool> column_nan = tessera::any(tessera::isnan(a), Dims{-2});  // (batch..., cols)
+  if (!tessera::any(column_nan)) return f;
+  const Tensor<bool> from_nan = eval(tessera::cumsum(column_nan, -1) > std::int64_t{0});
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  const std::int64_t k = f.Q.size(-1);
+  f.Q = eval(where(from_nan.narrow(-1, 0, k).unsqueeze(-2), nan, f.Q));
+  f.R = eval(where(from_nan.unsqueeze(-2), nan, f.R));
+  return f;
+}
+
+}  // namespace
+
 template <class T>
 linalg::QRResult<T> linalg_qr(const Tensor<T>& a) {
   const char* op = "linalg.qr";
@@ -55,7 +75,7 @@ linalg::QRResult<T> linalg_qr(const Tensor<T>& a) {
   const std::int64_t rows = m.rows;
   const std::int64_t cols = m.cols;
   const std::int64_t k = std::min(rows, cols);
-  if (on_device(a, m.count * k)) return device_linalg::qr(a, m);
+  if (on_device(a, m.count * k)) return nan_columns_onwards(a, device_linalg::qr(a, m));
   const Tensor<T> ha = host_rows(a);
   Tensor<T> q = Tensor<T>::zeros(shape_with(m.batch, {rows, k}));
   Tensor<T> r = Tensor<T>::zeros(shape_with(m.batch, {k, cols}));
@@ -89,7 +109,7 @@ linalg::QRResult<T> linalg_qr(const Tensor<T>& a) {
     });
   }
   check_statuses(op, "geqrf/orgqr", info, [](const Failure&) {});
-  return {on(q, a.device()), on(r, a.device())};
+  return nan_columns_onwards(a, linalg::QRResult<T>{on(q, a.device()), on(r, a.device())});
 }
 
 // ---- eigh (syevd) --------------------------------------------------------------------------

@@ -169,7 +169,8 @@ Tensor<T> solve(const char* op, const Tensor<T>& a, const Tensor<T>& b, const Rh
   const MatrixBatch& m = layout.m;
   const std::int64_t n = m.rows;
   const std::int64_t k = layout.k;
-  Tensor<T> lu = columns_of(a.expand(shape_with(m.batch, {n, n})));
+  const Tensor<T> ae = a.expand(shape_with(m.batch, {n, n}));
+  Tensor<T> lu = columns_of(ae);
   Tensor<T> x = columns_of(b.expand(shape_with(m.batch, {n, k})));
   Tensor<std::int32_t> pivots = Tensor<std::int32_t>::empty(shape_with(m.batch, {n}), a.device());
   SolverCall call = call_for<T>(SolverRoutine::Gesv, m.count, n, n);
@@ -177,9 +178,18 @@ Tensor<T> solve(const char* op, const Tensor<T>& a, const Tensor<T>& b, const Rh
   call.a = lu.data();
   call.b = x.data();
   call.pivots = pivots.data();
-  check_statuses(op, "gesv", run(call, a.device()),
-                 [&](const Failure& f) { raise_singular(op, m, f); });
-  return x.mT().contiguous();
+  std::vector<lapack_int> info = run(call, a.device());
+  // A matrix with a NaN: a NaN solution, never an error (lapack_batch's has_non_finite).
+  const std::vector<lapack_int> nan_in = non_finite(ae, false);
+  bool any_nan = false;
+  for (std::size_t i = 0; i < info.size(); ++i) {
+    if (nan_in[i] != 0) info[i] = 0;
+    any_nan = any_nan || nan_in[i] != 0;
+  }
+  check_statuses(op, "gesv", info, [&](const Failure& f) { raise_singular(op, m, f); });
+  if (!any_nan) return x.mT().contiguous();
+  const Tensor<bool> nan_matrix = tessera::any(tessera::isnan(ae), Dims{-2, -1}, true);
+  return eval(where(nan_matrix, std::numeric_limits<T>::quiet_NaN(), x.mT()));
 }
 
 template <class T>
@@ -192,11 +202,17 @@ void lu_determinants(const char* op, const Tensor<T>& a, const MatrixBatch& m, T
   call.a = lu.data();
   call.pivots = pivots.data();
   std::vector<lapack_int> info = run(call, a.device());
+  const std::vector<lapack_int> nan_in = non_finite(a, false);
   // U's diagonal and the row swaps are all a determinant needs: 2n values per matrix.
   const std::vector<T> diag = lu.diagonal(0, -2, -1).to_vector();
   const std::vector<std::int32_t> swaps = pivots.to_vector();
   for (std::int64_t i = 0; i < m.count; ++i) {
     lapack_int& status = info[static_cast<std::size_t>(i)];
+    if (nan_in[static_cast<std::size_t>(i)] != 0) {
+      nan_determinant(i, sign, logabs, det);  // lapack_batch's has_non_finite
+      status = 0;
+      continue;
+    }
     lu_determinant(diag.data() + i * n, 1, swaps.data() + i * n, n, status > 0, i, sign, logabs,
                    det);
     if (status > 0) status = 0;  // an exactly zero pivot: the determinant is 0, not an error

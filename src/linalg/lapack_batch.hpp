@@ -333,6 +333,12 @@ inline std::string batch_part(const MatrixBatch& m, std::int64_t element) {
 inline constexpr lapack_int kNonFinite = std::numeric_limits<lapack_int>::min();
 
 /// True when any of the `count` values at `p` is NaN (or, with `infinite`, infinite).
+///
+/// A NaN anywhere in a matrix makes every element of its inverse, of a solution and of its
+/// determinant NaN, as in torch (MKL's LU carries the NaN into every pivot). OpenBLAS's pivot
+/// search skips a NaN, so its LU can leave finite values or find a zero pivot: inv, solve, det
+/// and slogdet look for a NaN first (n² reads beside the n³ of the factorisation) and answer
+/// NaN (slogdet: sign 0, log |det| NaN) without LAPACK.
 template <class T>
 bool has_non_finite(const T* p, std::int64_t count, bool infinite) {
   for (std::int64_t i = 0; i < count; ++i) {
@@ -446,10 +452,21 @@ void lu_determinant(const T* diag, std::int64_t step, const Pivot* ipiv, std::in
   if (det != nullptr) det[i] = singular ? T(0) : (swaps_odd ? -product : product);
 }
 
+/// The determinant of a matrix that holds a NaN (see has_non_finite): NaN, or sign 0 (torch's
+/// sign of a NaN pivot) and log |det| NaN.
+template <class T>
+void nan_determinant(std::int64_t i, T* sign, T* logabs, T* det) {
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  if (sign != nullptr) sign[i] = T(0);
+  if (logabs != nullptr) logabs[i] = nan;
+  if (det != nullptr) det[i] = nan;
+}
+
 // ---- solve and inv (gesv) ------------------------------------------------------------------
 
 /// Solves A X = B for every matrix: a (count, n, n), b (count, n, k) row-major host tensors;
-/// returns X (count, n, k) row-major and raises for a singular A (`op` names the caller).
+/// returns X (count, n, k) row-major and raises for a singular A (`op` names the caller). A
+/// matrix that holds a NaN gives a NaN X, never an error (has_nan_solution).
 template <class T>
 void gesv_batch(const char* op, const MatrixBatch& m, const T* a, const T* b, std::int64_t k,
                 T* x) {
@@ -457,6 +474,10 @@ void gesv_batch(const char* op, const MatrixBatch& m, const T* a, const T* b, st
   std::vector<lapack_int> info(static_cast<std::size_t>(m.count), 0);
   if (n > 0 && k > 0) {
     for_each_matrix<T>(m.count, n, [&](std::int64_t i, Scratch<T>& ws) {
+      if (has_non_finite(a + i * n * n, n * n, false)) {
+        std::fill(x + i * n * k, x + (i + 1) * n * k, std::numeric_limits<T>::quiet_NaN());
+        return;
+      }
       T* lu = ws.values(0, n * n);
       T* rhs = ws.values(1, n * k);
       lapack_int* ipiv = ws.ints(0, n);

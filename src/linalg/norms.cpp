@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tessera/core/error.hpp"
+#include "tessera/core/shape.hpp"
 #include "tessera/linalg/norms.hpp"
 
 namespace tessera::detail {
@@ -24,11 +25,7 @@ std::pair<std::int64_t, std::int64_t> matrix_norm_dims(const Dims& dim, std::int
   }
   std::int64_t d[2];
   for (int i = 0; i < 2; ++i) {
-    if (dim[i] < -ndim || dim[i] >= ndim) {
-      raise<IndexError>(op, "Dimension out of range (expected to be in range of [", -ndim, ", ",
-                        ndim - 1, "], but got ", dim[i], ")");
-    }
-    d[i] = dim[i] < 0 ? dim[i] + ndim : dim[i];
+    d[i] = wrap_dim(op, dim[i], ndim);  // ndim >= 2 here
   }
   if (d[0] == d[1]) {
     raise<ValueError>(op, "dims must be different. Got (", dim[0], ", ", dim[1], ")");

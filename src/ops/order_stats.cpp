@@ -18,15 +18,9 @@ namespace tessera::detail {
 
 namespace {
 
-/// dim in [-rank, rank) (a 0-d tensor counts as rank 1, as in PyTorch), made non-negative;
-/// IndexError naming op, dim and the range otherwise.
+/// dim made non-negative by wrap_dim (a 0-d tensor counts as rank 1, as in PyTorch).
 int stat_dim(const char* op, std::int64_t dim, std::int64_t ndim) {
-  const std::int64_t rank = ndim == 0 ? 1 : ndim;
-  if (dim < -rank || dim >= rank) {
-    raise<IndexError>(op, "Dimension out of range (expected to be in range of [", -rank, ", ",
-                      rank - 1, "], but got ", dim, ")");
-  }
-  return static_cast<int>(dim < 0 ? dim + rank : dim);
+  return static_cast<int>(wrap_dim(op, dim, ndim));
 }
 
 /// x with dimension d last (a 0-d tensor: one row of one element); rows then run along -1.
@@ -388,12 +382,18 @@ Tensor<cov_t<T>> cov_tensor(const Tensor<T>& x, double correction, bool corr) {
   // c = centered . centered^T / factor, on the product engine (as torch.cov's mm).
   Tensor<R> c = batched_matmul(op, centered, centered.mT());
   c = c / factor;
+  // One variable (a 1-D input or one row) gives a 0-d result, as torch's squeeze; its
+  // correlation is c / c: 1, or NaN when the variance is 0, infinite or NaN.
+  if (obs.size(0) == 1) {
+    c = c.reshape({});
+    return corr ? Tensor<R>(c / c) : c;
+  }
   if (corr) {
     const Tensor<R> sd(tessera::sqrt(c.diagonal()));
     const Tensor<R> rows(c / sd.unsqueeze(1));
     c = Tensor<R>(tessera::clamp(rows / sd.unsqueeze(0), R(-1), R(1)));
   }
-  return x.dim() < 2 ? c.reshape({}) : c;
+  return c;
 }
 
 #define TESSERA_INSTANTIATE_ORDER_STATS(T)                                                   \

@@ -10,15 +10,9 @@ namespace tessera::detail {
 
 namespace {
 
-/// dim in [-rank, rank) (a 0-d tensor counts as rank 1, as in PyTorch), made non-negative;
-/// IndexError naming op, dim and the range otherwise.
+/// dim made non-negative by wrap_dim (a 0-d tensor counts as rank 1, as in PyTorch).
 int ordering_dim(const char* op, std::int64_t dim, std::int64_t ndim) {
-  const std::int64_t rank = ndim == 0 ? 1 : ndim;
-  if (dim < -rank || dim >= rank) {
-    raise<IndexError>(op, "Dimension out of range (expected to be in range of [", -rank, ", ",
-                      rank - 1, "], but got ", dim, ")");
-  }
-  return static_cast<int>(dim < 0 ? dim + rank : dim);
+  return static_cast<int>(wrap_dim(op, dim, ndim));
 }
 
 /// `shape` as rows along dimension d (a 0-d shape: one row of one element).

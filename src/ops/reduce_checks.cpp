@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tessera/core/error.hpp"
+#include "tessera/core/shape.hpp"
 #include "tessera/expr/reduce_engine.hpp"
 
 namespace tessera::detail {
@@ -13,12 +14,7 @@ namespace tessera::detail {
 namespace {
 /// dim normalised into [0, ndim) (a 0-d input takes 0 and -1 and reduces its one element).
 int normalise_dim(const char* op, std::int64_t dim, int ndim) {
-  const std::int64_t rank = ndim == 0 ? 1 : ndim;
-  if (dim < -rank || dim >= rank) {
-    raise<IndexError>(op, "dim ", dim, " is out of range for a tensor of ", ndim,
-                      " dimensions (expected ", -rank, " to ", rank - 1, ")");
-  }
-  return static_cast<int>(dim < 0 ? dim + rank : dim);
+  return static_cast<int>(wrap_dim(op, dim, ndim));
 }
 
 ReducePlan plan_of(const Shape& shape, const bool* reduced) {

@@ -52,14 +52,10 @@ I64 scatter_by(const I64& order, const I64& group) {
   return inverse;
 }
 
-/// dim in [-rank, rank), made non-negative; IndexError naming op and the range otherwise.
+/// dim made non-negative by wrap_dim; a 0-d tensor has no dimension to take (IndexError).
 std::int64_t set_dim(const char* op, std::int64_t dim, std::int64_t rank) {
-  if (rank == 0 || dim < -rank || dim >= rank) {
-    if (rank == 0) raise<IndexError>(op, "dim = ", dim, " given for a 0-d tensor (no dimensions)");
-    raise<IndexError>(op, "Dimension out of range (expected to be in range of [", -rank, ", ",
-                      rank - 1, "], but got ", dim, ")");
-  }
-  return dim < 0 ? dim + rank : dim;
+  if (rank == 0) raise<IndexError>(op, "dim = ", dim, " given for a 0-d tensor (no dimensions)");
+  return wrap_dim(op, dim, rank);
 }
 
 template <class T>
@@ -263,15 +259,25 @@ HistogramResult<T> histogram_tensor(const Tensor<T>& x, std::int64_t bins, const
   const char* op = "histogram";
   const Device device = x.device();
   if (edges != nullptr) {
-    if (edges->dim() != 1 || edges->numel() < 1) {
-      raise<ShapeError>(op,
-                        "bins (the edges) must be a 1-d tensor with at least one edge, got "
-                        "shape ",
-                        edges->shape());
+    if (edges->dim() != 1) {
+      raise<ShapeError>(op, "bins (the edges) must be a 1-d tensor, got shape ", edges->shape());
+    }
+    if (edges->numel() < 2) {
+      raise<ValueError>(op, "bins must be > 0: ", edges->numel(), " edge(s) given, a bin needs 2");
     }
     if (edges->device() != device) {
       raise<DeviceError>(op, "bin edges are on ", edges->device().str(), ", input on ",
                          device.str());
+    }
+    // NumPy's rule: a decreasing pair of edges has no meaning as bins (equal edges are an
+    // empty bin). One reduction on the edges' device, no copy of them.
+    const std::int64_t ne = edges->numel();
+    if (tessera::any(edges->slice(0, 1, ne) < edges->slice(0, 0, ne - 1))) {
+      const std::vector<T> e = edges->to_vector();
+      std::size_t i = 0;
+      while (!(e[i + 1] < e[i])) ++i;
+      raise<ValueError>(op, "bins must increase monotonically, but edge ", i, " is ", e[i],
+                        " and edge ", i + 1, " is ", e[i + 1]);
     }
     if (options.range) {
       raise<ValueError>(op, "range is only for a bin count, not with bin edges given");

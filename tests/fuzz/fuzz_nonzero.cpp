@@ -1,8 +1,8 @@
 // libFuzzer target: nonzero, nonzero(as_tuple), count_nonzero, nonzero_static, nonzero_out and
 // nonzero of an expression, over every element type, ranks 0-4 and strided layouts. Results
-// equal a C-order loop over the input's values (SPEC.md: x != 0, NaN counts, -0.0 does not);
-// nonzero_static with a negative size is the one ValueError. Inputs are never modified, and an
-// `out` of the right shape keeps its memory and strides.
+// equal a C-order loop over the input's values (docs/ops/nonzero.md: x != 0, NaN counts, -0.0 does
+// not); nonzero_static with a negative size is the one ValueError. Inputs are never modified, and
+// an `out` of the right shape keeps its memory and strides.
 
 #include <cstdint>
 #include <type_traits>

@@ -2,7 +2,7 @@
 // strided; int32/int64/float/double values; int32/int64 row splits) and the validating
 // RaggedTensor factories (from_row_splits, from_row_lengths, from_value_rowids with and without
 // nrows). Results equal Python's range row by row, computed below without overflow; bad
-// arguments raise the ShapeError/ValueError of SPEC.md; arguments are never modified.
+// arguments raise the ShapeError/ValueError of docs/ops/ragged.md; arguments are never modified.
 
 #include <cmath>
 #include <cstdint>
@@ -26,8 +26,8 @@ constexpr std::int64_t kMaxTotal = 1 << 14;
 constexpr std::int64_t kUnallocatable = std::int64_t{1} << 40;
 constexpr double kTwo63 = 9223372036854775808.0;
 
-/// The row's size as SPEC.md defines it, or nullopt for a ValueError (delta == 0, a size above
-/// INT64_MAX, NaN/inf).
+/// The row's size as docs/ops/ragged.md defines it, or nullopt for a ValueError (delta == 0, a size
+/// above INT64_MAX, NaN/inf).
 template <class T>
 std::optional<std::int64_t> reference_size(T start, T limit, T delta) {
   if (delta == T(0)) return std::nullopt;
@@ -54,7 +54,7 @@ std::optional<std::int64_t> reference_size(T start, T limit, T delta) {
 }
 
 /// Element j of a row: start + j * delta, exactly for integers (no overflow: it lies between
-/// start and limit), in double for floats (SPEC.md).
+/// start and limit), in double for floats (docs/ops/ragged.md).
 template <class T>
 T reference_element(T start, T delta, std::int64_t j) {
   if constexpr (std::is_integral_v<T>) {

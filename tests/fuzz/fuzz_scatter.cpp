@@ -2,7 +2,7 @@
 // int32/int64 indices, element and slice updates, out-of-range rows under both policies, the
 // deterministic option and strided operands. Results are bit-identical to TensorFlow's CPU loop
 // written out below (updates applied in index order, integers wrap), or the call throws the
-// ShapeError/IndexError that SPEC.md asks for and nothing was written.
+// ShapeError/IndexError that docs/ops/scatter.md names and nothing was written.
 
 #include <cstdint>
 #include <cstring>
@@ -177,7 +177,7 @@ void run(Input& in) {
   const bool in_place = in.flag();
   const bool free_function = in.flag();
 
-  // The errors SPEC.md asks for.
+  // The errors docs/ops/scatter.md names.
   unsigned expected = kNone;
   if (rank == 0 || indices_shape.empty() || updates_shape.empty()) expected |= kShape;
   if (!indices_shape.empty() && (k < 1 || k > rank)) expected |= kShape;

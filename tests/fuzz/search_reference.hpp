@@ -1,8 +1,9 @@
 #pragma once
 /// @file search_reference.hpp
 /// The reference of the searchsorted/bucketize fuzz targets: PyTorch's binary search written out
-/// (SPEC.md: left steps past x while `!(x >= v)`, right while `!(x > v)`, `mid = lo + (hi - lo)
-/// / 2`), and the test of whether a row is sorted enough for that answer to be the specified one.
+/// (docs/ops/searchsorted.md: left steps past x while `!(x >= v)`, right while `!(x > v)`, `mid =
+/// lo + (hi - lo) / 2`), and the test of whether a row is sorted enough for that answer to be the
+/// specified one.
 
 #include <cstdint>
 #include <type_traits>
@@ -20,8 +21,8 @@ bool is_nan(C x) {
   }
 }
 
-/// Sorted as SPEC.md means it: non-decreasing, NaN only in a suffix. Only for such rows is the
-/// answer specified; for others it must merely lie in [0, row length].
+/// Sorted as docs/ops/searchsorted.md means it: non-decreasing, NaN only in a suffix. Only for such
+/// rows is the answer specified; for others it must merely lie in [0, row length].
 template <class C>
 bool row_is_sorted(const std::vector<C>& row) {
   std::size_t n = row.size();

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tessera/core/shape.hpp"
+#include "tessera/tensor.hpp"
 
 namespace tessera_test {
 
@@ -59,6 +60,18 @@ std::vector<T> decode_all(const nlohmann::json& packed) {
 /// The shape of a packed golden tensor.
 inline tessera::Shape shape_of(const nlohmann::json& packed) {
   return tessera::Shape(packed["shape"].begin(), packed["shape"].end());
+}
+
+/// A packed golden tensor as a Tensor<T> on `device` (row-major, contiguous); without a
+/// "shape" the values form a 1-D tensor.
+template <class T>
+tessera::Tensor<T> golden_tensor(const nlohmann::json& packed,
+                                 tessera::Device device = tessera::Device::cpu()) {
+  std::vector<T> values = decode_all<T>(packed);
+  const tessera::Shape shape = packed.contains("shape")
+                                   ? shape_of(packed)
+                                   : tessera::Shape{static_cast<std::int64_t>(values.size())};
+  return tessera::Tensor<T>::from_vector(values, shape, device);
 }
 
 }  // namespace tessera_test

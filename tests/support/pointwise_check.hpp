@@ -26,13 +26,6 @@ void with_dtype(const std::string& name, F&& f) {
   });
 }
 
-/// A packed golden tensor (`{"dtype", "data"}`, 1-D) as a Tensor<T> on `device`.
-template <class T>
-ts::Tensor<T> golden_tensor(const nlohmann::json& packed, ts::Device device) {
-  const auto values = decode_all<T>(packed);
-  return ts::Tensor<T>::from_vector(values, {static_cast<std::int64_t>(values.size())}, device);
-}
-
 /// Distance in units in the last place between two finite or infinite floats of one type.
 template <class F>
 std::int64_t ulp_distance(F a, F b) {

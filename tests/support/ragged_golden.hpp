@@ -13,29 +13,10 @@
 
 namespace tessera_test {
 
-/// One golden value as T; integers are read as integers (exact beyond 2^53, unlike decode).
-template <class T>
-T decode_exact(const nlohmann::json& v) {
-  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-    if (v.is_number_integer()) return static_cast<T>(v.get<std::int64_t>());
-  }
-  return decode<T>(v);
-}
-
-/// A packed golden tensor ({"shape", "data"}) as Tensor<T> on `device`.
-template <class T>
-tessera::Tensor<T> golden_tensor(const nlohmann::json& j,
-                                 tessera::Device device = tessera::Device::cpu()) {
-  std::vector<T> data;
-  for (const auto& v : j["data"]) data.push_back(decode_exact<T>(v));
-  std::vector<std::int64_t> dims = j["shape"].get<std::vector<std::int64_t>>();
-  return tessera::Tensor<T>::from_vector(data, tessera::Shape(dims.begin(), dims.end()), device);
-}
-
 template <class T>
 std::vector<T> golden_vector(const nlohmann::json& j) {
   std::vector<T> out;
-  for (const auto& v : j) out.push_back(decode_exact<T>(v));
+  for (const auto& v : j) out.push_back(decode<T>(v));
   return out;
 }
 

@@ -7,7 +7,7 @@ Writes tests/data/gather_nd_golden.json; the C++ tests read it, so CI needs no T
 
 Each case: params, int32 or int64 indices, batch_dims, and what tf.gather_nd returned, or the
 error it raised with its message (TF's CPU kernel refuses an out-of-range row; the message
-names the row and the params shape). Also the round trip the SPEC promises:
+names the row and the params shape). Also the round trip
 gather_nd(tensor_scatter_nd_update(t, i, u), i) == u for unique rows.
 """
 import json

@@ -161,6 +161,12 @@ def cases():
         out.append(case("cov", sample((6,), dtype), correction=1))
         out.append(case("corrcoef", x))
     out.append(case("corrcoef", torch.tensor([[1.0, 1.0, 1.0], [1.0, 2.0, 4.0]])))
+    # one variable as one row: a 0-d result (torch squeezes); corrcoef is c / c (NaN when the
+    # variance is 0)
+    out.append(case("cov", sample((1, 5), torch.float64), correction=1))
+    out.append(case("cov", sample((1, 5), torch.int32), correction=0))
+    out.append(case("corrcoef", sample((1, 5), torch.float32)))
+    out.append(case("corrcoef", torch.tensor([[2.0, 2.0, 2.0]])))
     # errors
     x = sample((3, 4), torch.float32)
     out.append(case("quantile", x, q=1.5))

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Golden cases for tessera's ragged::range and RaggedTensor, produced by TensorFlow itself.
 
-Run with the TensorFlow venv:  /tmp/tfenv/bin/python tools/golden/gen_ragged.py
+Run with a Python that has TensorFlow (python3 -m venv /tmp/venv-tf && /tmp/venv-tf/bin/pip
+install tensorflow-cpu):  /tmp/venv-tf/bin/python tools/golden/gen_ragged.py
 Writes tests/data/ragged_golden.json; the C++ tests read it, so CI needs no TensorFlow.
 
-- "range": tf.ragged.range's answers (values, row_splits) for the seed page's examples, the cases
-  of TensorFlow's ragged_range_op_test.py (limits only, starts+limits, deltas, negative and mixed
-  deltas, broadcasting, float ranges, empty rows, range(0, 0, 1)) and the int32 example of SPEC.
+- "range": tf.ragged.range's answers (values, row_splits) for the examples of its reference page
+  (TensorFlow's documentation), the cases of TensorFlow's ragged_range_op_test.py (limits only,
+  starts+limits, deltas, negative and mixed deltas, broadcasting, float ranges, empty rows,
+  range(0, 0, 1)) and int32 cases.
 - "range_errors": calls tf.ragged.range rejects, with TensorFlow's message.
 - "factories": from_row_splits / from_row_lengths / from_value_rowids, valid (to_list) or not.
 - "repr": repr() of eager RaggedTensors, "<tf.RaggedTensor " shortened to "<RaggedTensor ".
@@ -62,7 +64,7 @@ def range_case(cases, errors, name, args, dtype="int64", splits="int64"):
 
 def ranges():
     cases, errors = [], []
-    # The seed page (tf.ragged.range's documentation).
+    # tf.ragged.range's reference page (TensorFlow's documentation).
     range_case(cases, errors, "doc_limits_only", [[3, 5, 2]])
     range_case(cases, errors, "doc_starts_limits", [[0, 5, 8], [3, 3, 12]])
     range_case(cases, errors, "doc_delta_2", [[0, 5, 8], [3, 3, 12], 2])

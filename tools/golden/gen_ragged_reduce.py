@@ -10,8 +10,9 @@ Writes tests/data/ragged_reduce_golden.json; the C++ tests read it, so CI needs 
 - "segment": tf.math.unsorted_segment_{sum,prod,max,min,mean}: negative ids dropped, empty
   segments, N-D data and ids, int32 and int64 ids, num_segments 0.
 - "segment_errors": an id >= num_segments, with TensorFlow's message.
-Where max/min meet a NaN, tessera propagates it (SPEC.md) and TensorFlow's CPU fold keeps it only
-when it comes last: those cases carry NumPy's propagating answer in "out" and TensorFlow's in "tf".
+Where max/min meet a NaN, tessera propagates it (as its other max/min do) and TensorFlow's CPU
+fold keeps it only when it comes last: those cases carry NumPy's propagating answer in "out" and
+TensorFlow's in "tf".
 """
 import json
 import os

@@ -1,10 +1,12 @@
-#!/tmp/tfenv/bin/python
+#!/usr/bin/env python3
 """Golden cases for tessera's tensor_scatter_nd_* family.
 
 Two sources, both written to tests/data/scatter_golden.json (CI needs neither):
-- "tf": TensorFlow itself (run with a Python that has TensorFlow, e.g. /tmp/tfenv/bin/python):
-  the seed page's examples, TensorFlow's own test shapes (rank sweeps, out-of-bounds rows,
-  empty inputs, a long run of duplicates), every op, both index types, the IGNORE policy.
+- "tf": TensorFlow itself (run with a Python that has TensorFlow, e.g. a virtual environment
+  made by python3 -m venv /tmp/venv-tf && /tmp/venv-tf/bin/pip install tensorflow-cpu): the
+  examples of tf.tensor_scatter_nd_sub's reference page, TensorFlow's own test shapes (rank
+  sweeps, out-of-bounds rows, empty inputs, a long run of duplicates), every op, both index
+  types, the IGNORE policy.
 - "numpy": ufunc.at (np.subtract.at, np.add.at, np.minimum.at, np.maximum.at) over every
   numeric dtype, ranks 1-4, K = 1..rank, duplicate indices. ufunc.at applies updates one by one
   in index order, as TensorFlow's CPU loop does; negative indices (which NumPy would wrap) are
@@ -65,14 +67,14 @@ def random_indices(rng, shape, k, batch, index_dtype):
 
 def tf_cases(rng):
     cases = []
-    # The seed page's two examples, verbatim.
+    # The two examples of tf.tensor_scatter_nd_sub's reference page, verbatim.
     cases.append(tf_case("seed_elements", "sub", np.ones([8], np.int32),
                          np.array([[4], [3], [1], [7]], np.int32),
                          np.array([9, 10, 11, 12], np.int32)))
     slab = np.array([[5] * 4, [6] * 4, [7] * 4, [8] * 4], np.int32)
     cases.append(tf_case("seed_slices", "sub", np.ones([4, 4, 4], np.int32),
                          np.array([[0], [2]], np.int32), np.stack([slab, slab])))
-    # Every op on the seed shapes, both index types, float and int.
+    # Every op on the reference page's shapes, both index types, float and int.
     for op in OPS:
         for index_dtype in ("int32", "int64"):
             for dtype in ("float32", "int64"):

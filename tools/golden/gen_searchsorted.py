@@ -66,14 +66,14 @@ def case(name, seq, values, right=False, side=None, sorter=None, out_int32=False
 def main():
     gen = torch.Generator().manual_seed(20261130)
     cases = []
-    # The reference page's examples, verbatim.
+    # The examples of torch.searchsorted's reference page, verbatim.
     seq2 = torch.tensor([[1, 3, 5, 7, 9], [2, 4, 6, 8, 10]])
     vals = torch.tensor([[3, 6, 9], [3, 6, 9]])
     cases.append(case("doc_left", seq2, vals))
     cases.append(case("doc_side_right", seq2, vals, side="right"))
     cases.append(case("doc_1d", torch.tensor([1, 3, 5, 7, 9]), vals))
     cases.append(case("doc_bucketize_right", torch.tensor([1, 3, 5, 7, 9]), vals, right=True))
-    # Rows that end in NaN: PyTorch's probe order decides (SPEC examples).
+    # Rows that end in NaN: PyTorch's probe order decides.
     nan = float("nan")
     for right in (False, True):
         for seq in ([1.0, 2.0, nan], [1.0, nan, nan, nan, nan], [nan], [nan, nan],

@@ -2,7 +2,7 @@
 /// @file pointwise_math.hpp
 /// The element math behind the pointwise table (pointwise_table.hpp): one host/device function
 /// per rule that is more than a call into cmath, written once for every element type. The
-/// rules are PyTorch's (SPEC.md, "Pointwise"); integer arithmetic wraps and never traps.
+/// rules are PyTorch's (docs/expressions.md); integer arithmetic wraps and never traps.
 
 #include <cmath>
 #include <cstdint>
@@ -38,7 +38,7 @@ TESSERA_HD constexpr T wrapping(T a, T b, F f) {
 }
 
 /// The element math, one function per rule (PyTorch's answers for NaN, ±inf, -0.0, and integer
-/// edge cases; SPEC.md "Pointwise").
+/// edge cases; docs/expressions.md).
 namespace pw {
 
 template <class T>

@@ -14,7 +14,7 @@
 
 namespace tessera::detail {
 
-/// How a pointwise function types its operands (PyTorch's rules, SPEC.md "Pointwise"): in what
+/// How a pointwise function types its operands (PyTorch's rules, docs/expressions.md): in what
 /// type it computes and what it returns, for operands whose common type is T.
 namespace kind {
 /// Any dtype; computes and returns T.

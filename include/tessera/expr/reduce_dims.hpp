@@ -32,7 +32,7 @@ struct ValuesIndices {
 
 namespace detail {
 
-/// A floating value type, or a compile-time error naming the fix (SPEC: PyTorch 2.15 refuses
+/// A floating value type, or a compile-time error naming the fix (PyTorch 2.15 refuses
 /// mean, nanmean, var and std of integers too; it promotes logsumexp's to float32, which
 /// tessera leaves to an explicit cast).
 template <class T>

@@ -245,7 +245,7 @@ template <class T>
 RaggedTensor<T> boolean_mask(const Tensor<T>& x, const Tensor<bool>& mask);
 inline namespace TESSERA_EVAL_NS {
 /// boolean_mask of lazy expressions (`ragged::boolean_mask(x * 1, x > 0)`): each is evaluated
-/// once (DESIGN part 2: every function reads expressions where it takes values).
+/// once (every function reads expressions where it takes values).
 template <Expression X, Expression M>
 requires(std::is_same_v<typename M::value_type, bool> &&
          !(std::is_same_v<X, Tensor<typename X::value_type>> && std::is_same_v<M, Tensor<bool>>))

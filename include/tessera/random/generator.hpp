@@ -12,7 +12,7 @@
 namespace tessera {
 
 /// A random stream: Philox4x32-10 keyed by the seed, counted in 4-word blocks from the offset
-/// (SPEC "Random numbers"). Copies share the state (a handle, like torch.Generator); calls on
+/// (docs/ops/random.md). Copies share the state (a handle, like torch.Generator); calls on
 /// one Generator from several threads each take a disjoint range of blocks (the offset is
 /// advanced atomically before any number is drawn), so no two calls see the same numbers.
 ///

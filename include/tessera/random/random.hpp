@@ -1,6 +1,6 @@
 #pragma once
 /// @file random.hpp
-/// Random numbers on one counter-based stream (SPEC "Random numbers", docs/ops/random.md):
+/// Random numbers on one counter-based stream (docs/ops/random.md):
 /// `ts::rand<float>({3, 4})`, `ts::randn<double>({1000}, {.generator = gen, .device = dev})`,
 /// `ts::randint<int64_t>(0, 10, {5}, gen)`, `ts::normal<float>(0.0f, 2.0f, {100}, gen)`,
 /// `ts::bernoulli(probs, gen)`, `ts::randperm(10, gen)`, `ts::multinomial(w, 3, false, gen)`,
@@ -81,6 +81,7 @@ Tensor<T> randn(const Shape& shape, const Generator& generator) {
 template <class T>
 Tensor<T> normal(T mean, T std, const Shape& shape, const RandomOptions& options = {}) {
   detail::require_floating_random<T>();
+  const detail::OpScope scope("normal");  // errors name normal, not the randn it runs
   return detail::normal_tensor<T>(shape, static_cast<double>(mean), static_cast<double>(std),
                                   detail::generator_of(options), options.device);
 }
