@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file bench_data.hpp
 /// Shared by the expression benchmarks of every peer, so that all of them run the same cases

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Decompositions (issue 46) on tessera: LAPACKE on OpenBLAS. libtorch's side is
 // bench_decompositions_torch, a process of its own (linalg_cases.hpp says why); compare the two
 // JSON outputs with bench/ratios.py. Inputs: X uniform in [0, 1); symmetric positive definite

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libtorch's side of bench_decompositions.cpp, in a process of its own: no tessera and no
 // OpenBLAS here, so every LAPACK call is the wheel's MKL and tessera's LAPACKE calls in the
 // other binary cannot resolve to it (linalg_cases.hpp). 2 intra-op threads

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Elementwise expressions and a fused reduction: tessera against hand-written loops (serial,
 // and OpenMP on every core as the floor) and xtensor, optionally libtorch
 // (bench_expr_torch.cpp). Names read "<case>/<peer>/<elements>", e.g.

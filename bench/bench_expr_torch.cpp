@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The libtorch peer of bench_expr.cpp (built only when CMake finds Torch): the same cases,
 // written as a PyTorch user would, on 2 intra-op threads (see set_torch_threads). Eager libtorch
 // materialises every intermediate; the final op writes into a preallocated output (`*_out`) like

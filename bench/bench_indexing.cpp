@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Indexing and gathering on float32: tessera against libtorch 2.15 (bench_indexing_torch.cpp,
 // when found), on the cases of indexing_cases.hpp: <case>/<peer>/<case index>.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The libtorch peer of bench_indexing.cpp: the same cases as a PyTorch user writes them
 // (x[x.nonzero(as_tuple=True)], torch.masked_select, index_select, gather, take_along_dim,
 // x[idx[:, 0], idx[:, 1]] for gather_nd), on 2 intra-op threads (TESSERA_BENCH_TORCH_THREADS

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Matrix products (issue 46): tessera's product engine against libtorch (bench_linalg_torch.cpp)
 // and a direct cblas call on the same OpenBLAS (bench_linalg_cblas.cpp), in one process.
 // Inputs are uniform in [0, 1) (integers in [0, 10)), drawn once per case.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The direct-BLAS peer of bench_linalg.cpp: cblas_sgemm / cblas_dgemm on the OpenBLAS the
 // library links, into a buffer allocated once, so that tessera's time over it is the product
 // engine's own overhead (shapes, the output's allocation, dispatch).

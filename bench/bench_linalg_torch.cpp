@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The libtorch peer of bench_linalg.cpp: the same cases with ATen's CPU kernels, on 2 intra-op
 // threads (TESSERA_BENCH_TORCH_THREADS overrides).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // nonzero on a 4000x4000 input: tessera (two-pass parallel compaction, predicate fused) vs a
 // serial std:: loop (the floor) and libtorch (bench_nonzero_torch.cpp, when found). Counters:
 // rows found, and for tessera the peak host memory of one call beyond its inputs, relative to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The libtorch peer of bench_nonzero.cpp (built only when CMake finds Torch), 2 threads.
 
 #include <ATen/ATen.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // quantile, median, softmax and log_softmax on float32: tessera against libtorch 2.15
 // (bench_order_stats_torch.cpp, when found), on the cases of order_stats_cases.hpp:
 // <op>_<rows>x<cols>/<peer>/<case index>.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The libtorch peer of bench_order_stats.cpp: the same cases as a PyTorch user writes them,
 // on 2 intra-op threads (TESSERA_BENCH_TORCH_THREADS overrides).
 

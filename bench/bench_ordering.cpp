@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // sort, argsort and topk(10) on float32: tessera against libtorch 2.15
 // (bench_ordering_torch.cpp, when found), on the cases of ordering_cases.hpp:
 // <op>_<rows>x<cols>/<peer>/<case index>.

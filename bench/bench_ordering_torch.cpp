@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The libtorch peer of bench_ordering.cpp: the same cases as a PyTorch user writes them
 // (torch.sort / argsort stable, as tessera always is; topk sorted), on 2 intra-op threads
 // (TESSERA_BENCH_TORCH_THREADS overrides).

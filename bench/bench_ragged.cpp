@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ragged::range<int64_t> on the host vs the bound and the baseline the issue names:
 //   fill     std::fill of the same bytes (values + row splits) into memory already mapped, one
 //            thread: the write bandwidth one core reaches;

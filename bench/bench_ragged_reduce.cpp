@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Ragged reductions and unsorted segment sums (issue 36) against libtorch 2.15 in the same
 // process (bench_ragged_reduce_torch.cpp: torch.segment_reduce for rows, index_add_ and
 // scatter_reduce_ for segments) and TensorFlow 2.21 timed from Python (bench/tf_ragged_reduce.py):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The libtorch peer of bench_ragged_reduce.cpp on 2 intra-op threads
 // (TESSERA_BENCH_TORCH_THREADS overrides): torch.segment_reduce(data, "sum" / "max",
 // lengths=...) for the rows; for the segments index_add_ and scatter_reduce_ into the zeros they

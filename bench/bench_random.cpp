@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Random numbers (issue 47): tessera's counter-based streams against libtorch's generators
 // (bench_random_torch.cpp) in the same process, and a zeros fill of the same size, which shows
 // how close rand runs to the memory bound. bench/ratios.py turns the JSON into ratio tables.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // tensor_scatter_nd_sub on float32: tessera (in place and copying) vs a serial loop
 // (TensorFlow's CPU algorithm), a memcpy of the updates (the floor of the unique-sorted case)
 // and libtorch (bench_scatter_torch.cpp, when found), on the cases of scatter_cases.hpp.

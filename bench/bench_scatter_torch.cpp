@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The libtorch peers of bench_scatter.cpp (built only when CMake finds Torch), 2 threads: the
 // fastest PyTorch spellings of a scatter-accumulate, each in place like tessera's
 // scatter_nd_sub_ (they add; subtracting costs the same), and the copying form.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // searchsorted and bucketize on float32: tessera vs a serial std::lower_bound loop (the floor)
 // and libtorch (bench_searchsorted_torch.cpp, when found), on the cases of search_cases.hpp.
 // BM_Searchsorted/<peer>/<case index>: 0 N=1e3 M=1e7, 1 N=1e6 M=1e7, 2 N=1e6 M=1e7 sorted

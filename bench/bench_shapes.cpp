@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Shapes and views (issue 48): tessera's copies in a new layout (flip, roll, repeat, tril), a
 // flip consumed by a reduction, and the pairwise-distance idiom against libtorch
 // (bench_shapes_torch.cpp) in the same process; bench/ratios.py turns the JSON output into

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // unique (with inverse and counts), bincount and histc: tessera against libtorch 2.15
 // (bench_stats_torch.cpp, when found), on the inputs of stats_cases.hpp:
 // <op>/<peer>/<n> for n in bench::sizes().

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The framework vocabulary (issue "framework vocabulary, part 1"): pointwise functions and
 // reductions over dimensions, tessera against xtensor (xsimd) and, when built, libtorch
 // (bench_vocab_torch.cpp) in the same process. Names read "<case>/<peer>/<elements>", e.g.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file indexing_cases.hpp
 /// The cases of bench_indexing (issue 35), shared by every peer: the nonzero values of a

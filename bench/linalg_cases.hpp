@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file linalg_cases.hpp
 /// The cases of bench_linalg and bench_decompositions (issue 46), shared by every peer. Names

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file nonzero_cases.hpp
 /// The nonzero benchmark cases, shared by every peer so all of them see the same data: a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file order_stats_cases.hpp
 /// The cases of bench_order_stats (issue 49), shared by every peer: quantile(x, 0.9) of 1e7

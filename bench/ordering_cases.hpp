@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file ordering_cases.hpp
 /// The cases of bench_ordering (issue 35), shared by every peer: sort and argsort of one row

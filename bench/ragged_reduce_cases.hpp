@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file ragged_reduce_cases.hpp
 /// The cases of bench_ragged_reduce (issue 36), shared by every peer: per-row sum and max of

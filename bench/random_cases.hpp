@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file random_cases.hpp
 /// The cases of bench_random (issue "random numbers"), shared by every peer: rand and randn of

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Prints tessera's time relative to each peer, per benchmark case, as a markdown table.
 
 Reads Google Benchmark JSON (--benchmark_format=json or --benchmark_out=FILE) whose benchmark

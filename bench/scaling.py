@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Prints how each host benchmark scales with threads, as a markdown table.
 
 Reads Google Benchmark JSON files named like host_<binary>_t<threads>.json (what

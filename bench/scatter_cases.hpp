@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file scatter_cases.hpp
 /// The tensor_scatter_nd cases every peer runs, on the same data:

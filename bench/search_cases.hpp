@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file search_cases.hpp
 /// The searchsorted/bucketize benchmark cases, shared by every peer so all of them see the same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file shapes_cases.hpp
 /// The cases of bench_shapes (issue "shapes and views"), shared by every peer: flip, roll,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file stats_cases.hpp
 /// The inputs of bench_stats (tessera) and bench_stats_torch (libtorch): the same data for

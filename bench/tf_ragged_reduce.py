@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """TensorFlow's side of bench_ragged_reduce (issue 36), timed from Python on 2 threads.
 
     /tmp/venv-tf/bin/python bench/tf_ragged_reduce.py [--repeats 20]

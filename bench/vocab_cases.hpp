@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file vocab_cases.hpp
 /// The cases of bench_vocab (issue "framework vocabulary, part 1"), shared by every peer: the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Finds the optimised BLAS and LAPACK the product engine and the decompositions call on the host:
 # OpenBLAS, OpenMP build (it shares the OpenMP pool of the host kernels: a GEMM called inside a
 # parallel region runs on its calling thread, one outside uses every thread the pool has), and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Finds the Thrust/CUB headers (CCCL from the CUDA toolkit, or Debian's libthrust-dev) and the
 # threading runtime of the chosen host system. Defines:
 #   TESSERA_THRUST_INCLUDE_DIR   directory holding thrust/version.h

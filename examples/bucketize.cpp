@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // bucketize: the examples of torch.bucketize's reference page, then int32 results and out.
 #include <cstdint>
 #include <iostream>

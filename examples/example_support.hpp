@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file example_support.hpp
 /// The command line and the timing every example shares: `--device cpu|cuda` picks where the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Indexing and gathering: the use case of torch.nonzero's reference page (x[x.nonzero(as_tuple=
 // True)] gives the nonzero values), then a small job: the top-2 readings of each sensor and the
 // rows of the log that hold them, a mask, gather_nd reading back what a scatter wrote, and the

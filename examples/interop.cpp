@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Interop with data users already have: a buffer the program owns becomes a tensor without a
 // copy, tessera computes on it, the result goes to PyTorch through DLPack (zero-copy, both
 // ways) and comes back, and the result is saved as a .npy file NumPy can read.

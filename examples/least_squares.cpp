@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Linear algebra in two small jobs: a least-squares fit of a noisy linear model (lstsq, and the
 // normal equations by matmul + solve as a cross-check) and a principal component analysis of
 // correlated data (the covariance by einsum, its eigendecomposition by eigh, the same spectrum

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Random numbers and shapes in one small job: a Monte Carlo estimate of pi, a shuffled
 // train/test split of two Gaussian clusters, and a nearest-neighbour vote by the pairwise-
 // distance idiom (x.unsqueeze(1) - y.unsqueeze(0)). The stream is the same on every device, so

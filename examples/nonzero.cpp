@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // nonzero: the examples of torch.nonzero's reference page, then the rest of the family
 // (count_nonzero, nonzero_static, argwhere, nonzero_out, expressions).
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // sort, argsort and topk: the examples of torch.sort / torch.argsort / torch.topk's reference
 // pages, then the rest of the API (stable order, NaN, expressions, searchsorted with an argsort
 // sorter), printed as PyTorch does.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The README's first program: build tensors, fuse an expression, reduce, print; on the GPU too
 // when there is one.
 #include <iostream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A realistic use of RaggedTensor, ragged::range, nonzero and scatter: a batch of
 // variable-length token sequences (one flat buffer plus lengths, as a tokenizer emits them)
 // becomes a RaggedTensor without a copy; ragged::range gives every token its position; a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ragged::range: the examples of tf.ragged.range's reference page, then the RaggedTensor API
 // (row queries, to_tensor, expressions, bucketize, factories), printed as TensorFlow does.
 #include <cstdint>

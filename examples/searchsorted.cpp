@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // searchsorted: the examples of torch.searchsorted's reference page, then the rest of the API
 // (options, int32 results, scalar and expression values, sorter, out), printed as PyTorch does.
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A realistic use of bucketize, scatter and fused expressions: calibrate a long sensor series,
 // bin it into a histogram, read quantiles off the cumulative counts, and find the outliers,
 // without a temporary for the calibrated series.

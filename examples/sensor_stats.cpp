@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Per-column statistics of a sensor matrix (readings x sensors) with the pointwise vocabulary
 // and the reductions over dimensions: a calibration with dead readings (NaN) and clipping,
 // per-sensor mean / std / extremes / where the peak was, z-scores by broadcasting, running

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Statistics and sets in two small jobs: histogram equalisation of a skewed signal (histc, a
 // cumulative sum, bucketize; quantiles to check the result is flat) and a k-nearest-neighbour
 // vote (cdist, topk, mode; unique and bincount to count the classes). Self-checking: exit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // tensor_scatter_nd_sub: the examples of tf.tensor_scatter_nd_sub's reference page, then the
 // siblings (add, update, min, max), in-place forms, options and expression updates.
 #include <cstdint>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Builds and runs the libFuzzer targets of tests/fuzz (clang, ASan + UBSan).
 #
 #   scripts/fuzz.sh [--build DIR] [--seconds N | --runs N] [--jobs J] [--no-build] [TARGET...]

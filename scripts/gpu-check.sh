@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # GPU verification kit (issue 7). Two halves:
 #
 #   scripts/gpu-check.sh stage

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Requests beyond memory raise tessera::Error (never std::bad_alloc, never an abort), and sizes
 // that do not fit int64 are refused before the allocator is asked.
 

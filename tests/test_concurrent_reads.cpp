@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Thread safety: several threads call every operation on the same const tensors at once, and
 // each gets the results one thread got alone. Built with -fsanitize=thread by scripts/tsan.sh
 // (OMP_NUM_THREADS=1 there, so the only threads are these), and part of the normal suite too.

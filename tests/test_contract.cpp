@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The public API contract, spelled exactly as users write it: code outside this
 // repository compiles against these lines, so this unit must keep compiling (and the values
 // checked here keep their meaning). Each block follows the contract's order.

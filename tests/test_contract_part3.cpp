@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The public API contract, part 3 (shapes and views, random numbers,
 // linear algebra, statistics and sets), spelled exactly as there: code outside this repository
 // compiles against these lines (parts 1 and 2: test_contract.cpp). Each block follows the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Compiled by nvcc: expressions over CUDA tensors fuse into one kernel here (cuda_executor.cuh),
 // unlike host-compiled tests, which evaluate them node by node. Both must give the host's
 // answers. Skipped (with the reason) where no GPU is usable.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // DLPack without a framework on the other side: tessera's exporter checked field by field,
 // round trips through tessera's own importer (same pointer, no copy), capsules built by hand
 // (strides, byte_offset, foreign dtypes and devices), and the deleter contract counted: every

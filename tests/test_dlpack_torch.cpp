@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // DLPack against real PyTorch in the same process: libtorch's at::toDLPack / at::fromDLPack on
 // one side, tessera's from_dlpack / to_dlpack on the other. Round trips keep the pointer (no
 // copy), writes on either side are seen on the other, and memory lives exactly as long as the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Rules found broken at the edges of the framework vocabulary (issue 51), each checked on every
 // device present against what PyTorch 2.15 / TensorFlow 2.21 do.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The emulated device (TESSERA_CUDA=EMULATED) is the CI stand-in for a GPU, so it must be as
 // strict as one: two devices whose memory host code cannot read. These tests prove that a stray
 // host read of device memory is caught (the process dies), while the runtime's copies and the

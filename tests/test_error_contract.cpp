@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Every documented error of the five operations (the Errors sections of docs/ops/), table-driven:
 // the call throws exactly the documented exception type, its message names the operation and the
 // offending value, and every input and `out` tensor is byte-for-byte unchanged afterwards (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Elementwise expressions: arithmetic, comparisons, logic, where, math functions, minimum and
 // maximum, casts, broadcasting, type promotion and integer division, checked against reference
 // loops for every dtype on every device present, with strided operands.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Lazy evaluation, assignment of expressions (into views, into operands of the expression
 // itself) and device rules of expressions, for every dtype on every device present.
 

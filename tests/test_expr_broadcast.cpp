@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // NumPy broadcasting (including 0-d and empty operands), broadcast errors, and PyTorch type
 // promotion of mixed element types and weak scalars.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Printing: tessera's `os << t` must be character-for-character PyTorch's repr(t). The expected
 // texts were printed by torch 1.13 (tools/golden/gen_format.py → data/format_golden.json).
 

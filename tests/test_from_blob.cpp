@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // External memory: Tensor<T>::from_blob adopts or borrows a pointer without copying, on the
 // host and on a device (a pointer from the device runtime, as cudaMalloc would give);
 // data_ptr() and span() lend the elements back. Each test states the property it pins.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Issue 51, items 8 and 9: the fast paths of the gather kernel and of nonzero, against reference
 // loops, on every device. Item 8: slices contiguous in source and destination that an index
 // picks (index_select(0, rows), x[rows], take_along_dim along rows, gather_nd of slices) are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The host pool's adaptive split (host_adaptive_for, HostRegionCost): every item once, in
 // aligned contiguous parts, on one thread or on all of them; the cost estimate's rules; and
 // that no elementwise result or reduction changes with the thread count or the choice (the

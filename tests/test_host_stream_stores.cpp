@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Streaming stores for large host outputs (host_stream_stores.hpp, HostExecutor::stream_span):
 // every element of the span written, nothing outside it, whatever the span's alignment and
 // length; and every elementwise result bit-identical to plain stores, at 1-4 threads.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The host's vectorised transcendental rows (expr/host_vector_math.hpp): on every set of vector
 // loops this CPU runs (AVX-512, AVX2) and on scalar cmath, every vectorised row of the
 // pointwise table is within 4 ulp of a long double reference over its whole domain, with its

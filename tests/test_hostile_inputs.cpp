@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Regression tests for issue 19's hostile inputs that are not about aliasing, overflow in
 // reductions or op names (those have their own files): zero-element shapes whatever the order
 // of their extents, from_value_rowids messages that point at what the caller passed, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Indexing and gathering: PyTorch 2.15's answers (tests/data/indexing_golden.json, written by
 // tools/golden/gen_indexing.py) and TensorFlow 2.21's for gather_nd
 // (tests/data/gather_nd_golden.json, tools/golden/gen_gather_nd.py) on every device; reference

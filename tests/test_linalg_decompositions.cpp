@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Decompositions, solvers and norms (issue 46): PyTorch 2.15's answers where they are unique
 // (tests/data/linalg_golden.json, written by tools/golden/gen_linalg.py), read as contiguous and
 // as transposed (strided) inputs; the properties of the factors that are unique only up to signs

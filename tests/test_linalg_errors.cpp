@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Linear algebra's rules (issue 46): PyTorch's error texts with the batch element, and the
 // decomposition and norm spellings of the API contract (part 3) and docs/ops/linalg.md. The values
 // are checked in test_linalg_decompositions.cpp. Float and double, on the CPU and the device (the

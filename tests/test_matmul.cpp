@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Matrix products (API part 3, linear algebra): every op against PyTorch's answers
 // (tools/golden/gen_matmul.py) on every device present, with transposed operands; the product
 // engine against a reference loop over random shapes, layouts (transposed, sliced, reversed,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // nonzero family against PyTorch's own answers (tests/data/nonzero_golden.json, written by
 // tools/golden/gen_nonzero.py) and against a reference loop over random shapes and layouts.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // .npy files: load_npy reads what NumPy's np.save wrote (tests/data/npy, written by
 // tools/golden/gen_npy.py, with the values NumPy reads back in manifest.json), save_npy writes
 // files in the same format, and every bad file is a ValueError / ShapeError naming the path.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Every error a public op raises names that op first, including errors raised by what it calls
 // inside (allocations, size checks, broadcasting of an expression it reads). Issue 19:
 // ragged::range<int64_t>(0, 1LL << 62) raised "empty: shape (4611686018427387904,) needs more

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Order statistics and row functions (issue 49): PyTorch 2.15's answers
 // (tests/data/order_stats_golden.json, written by tools/golden/gen_order_stats.py), reference
 // loops over strided views and expressions on every device, every interpolation, NaN and empty

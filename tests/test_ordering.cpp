@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // sort, argsort and topk: PyTorch 2.15's answers for every dtype (tests/data/ordering_golden.json,
 // written by tools/golden/gen_ordering.py), reference loops (std::stable_sort with NaN the
 // largest) over random shapes, dims, strided views and expressions on every device, the host's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The out= rule (docs/reliability.md, "out= and in-place forms"): every `out=` and in-place entry
 // point may be handed memory that its inputs also read (the input itself, a view of it, another
 // argument), and must then give exactly what it gives with a fresh `out`. Each case computes the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The pointwise rules PyTorch's goldens cannot pin (it raises where tessera defines a value), the
 // promotion rules at compile time, and every layout: strided and broadcast operands and
 // expression operands give the elementwise reference's answer on every device.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Every pointwise function of the table (and the composite ones) against PyTorch 2.15's answers
 // (tests/data/pointwise_golden.json, written by tools/golden/gen_pointwise.py): the result dtype
 // and every value — exact for exact functions, within 4 ulp for transcendental ones — on every

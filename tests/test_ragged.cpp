@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // RaggedTensor: factories and their validation (golden cases from TensorFlow), row queries,
 // dense conversion, devices, printing (repr texts TensorFlow printed) and elementwise
 // expressions that keep the row partition.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ragged::range: golden cases from TensorFlow (tools/golden/gen_ragged.py: tf.ragged.range's
 // reference page examples and TensorFlow's ragged_range_op_test cases), its error cases, a
 // reference loop over random int/float inputs in every argument form, long rows, and the CUDA

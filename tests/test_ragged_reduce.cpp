@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Ragged reductions (ts::ragged::reduce_*) and unsorted segment reductions: TensorFlow 2.21's
 // answers (tests/data/ragged_reduce_golden.json, tools/golden/gen_ragged_reduce.py) on every
 // device, reference loops over random partitions (many short rows, one long row, empty rows),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Random numbers (docs/ops/random.md): the stream against an independent Philox4x32-10
 // written from its definition (checked against Random123's published known answers), the
 // layout of every distribution, the same bits on every device and thread count, statistical

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Whole-tensor reductions (sum, min, max, any, all) over tensors and expressions, for every dtype
 // on every device present: strided inputs, empty and 0-d inputs, NaN, integer overflow and
 // float accuracy.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reductions over dimensions and scans against reference loops over random shapes, dims,
 // layouts (contiguous, transposed, stepped, broadcast expressions) and dtypes; the same bits on
 // every layout path, thread count and device; errors; the method twins.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reductions over dimensions and scans against PyTorch 2.15's answers
 // (tests/data/reduce_golden.json, written by tools/golden/gen_reductions.py): result dtype,
 // shape, values and indices, and the errors PyTorch raises, on every device present.

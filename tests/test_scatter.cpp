@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // tensor_scatter_nd_sub and its siblings against TensorFlow's own answers and NumPy's ufunc.at
 // (tests/data/scatter_golden.json, written by tools/golden/gen_scatter.py) and against a plain
 // sequential loop over random shapes, dtypes, index types, layouts and devices (the reference

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The host scatter's element schedule (a head and filers per round, every round in one parallel
 // region; detail/scatter_host_elements.hpp) against the sequential loop, bit for bit: float sums
 // in index order whatever the thread count, duplicates across the output parts' edges, bad rows

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // tensor_scatter_nd_* argument errors (docs/ops/scatter.md): shapes and devices are checked before
 // anything is written, and the empty cases return an unchanged copy.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The host scatter's slice schedules (ranges per thread; slices in output order) against the
 // sequential loop, bit for bit: float sums in index order whatever the thread count, duplicates
 // across every schedule's seams, bad rows late in a schedule, strided updates (the reference

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The element schedule's wide filing (detail/scatter_host_wide_filing.hpp), eight rows at a
 // time (AVX-512F) and four (AVX2), as far as the CPU has them: the lists it files against a
 // plain loop's, nothing written outside a block's region, the two lists intact where their

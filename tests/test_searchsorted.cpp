@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // searchsorted and bucketize against PyTorch's own answers (tests/data/searchsorted_golden.json,
 // written by tools/golden/gen_searchsorted.py) and against a plain counting loop over random
 // shapes, dtypes, layouts and devices. The error rules are in test_searchsorted_errors.cpp.

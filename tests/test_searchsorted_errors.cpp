@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // searchsorted and bucketize error rules (docs/ops/searchsorted.md): the exception type, a message
 // that names the op, the argument and the values, and inputs and `out` left exactly as they were.
 

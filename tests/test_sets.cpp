@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Sets and histograms (API part 3, "statistics and sets"): unique, unique_consecutive,
 // bincount, histc, histogram and one_hot against PyTorch's answers (tools/golden/gen_sets.py)
 // on every device present, contiguous and strided; properties against reference loops (random

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Shapes and views (API part 3): every op against PyTorch's answers (tools/golden/
 // gen_shapes.py) on every device present, view identity through the storage, writes through
 // views, the read-only rule of expanded tensors, expressions as inputs, and the factories (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Shapes and views (API part 3) against the framework that existed before them: every op
 // family reads permuted, expanded, diagonal and overlapping-window views as it reads their
 // contiguous copies, and the in-place ops write through permuted and diagonal views, on every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Size limits (docs/reliability.md): inputs of more than 2^31 elements are counted, indexed and
 // searched in int64 end to end; int32 results are refused exactly from rows of INT32_MAX elements
 // on. The inputs are 2 GiB of bool/int8 written once; the ctest label `huge` lets a run leave them

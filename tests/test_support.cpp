@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Checks of the test support code itself: the comparisons can fail, the strided layouts are
 // what they claim to be, and the typed lists cover every dtype.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Tensor construction, factories and queries, for every dtype on every device present.
 
 #include <gtest/gtest.h>

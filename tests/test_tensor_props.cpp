@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Property tests: random shapes (0..4-d, some empty), random strides (permutations, steps,
 // offsets, selects), every dtype and every dtype pair, on every device present; every result
 // is compared with a plain reference loop over to_vector() values. Seeds are fixed and printed.

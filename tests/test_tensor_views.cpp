@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Transfers, copies, views and casts of tensors, for every dtype on every device present, with
 // contiguous, transposed, step-sliced and selected inputs.
 

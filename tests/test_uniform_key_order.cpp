@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // randperm's host ordering (src/random/uniform_key_order.cpp) on keys the Philox stream all but
 // never draws: ties in the bits a filed word keeps, whole-key ties, and keys crowded into one
 // bucket (regions overflow, the exact filing runs). Each must still give the stable argsort.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // xtensor interop: round trips, zero-copy views, and tessera's expression results checked
 // against xtensor's own evaluation of the same expression.
 

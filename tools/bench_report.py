@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Runs the benchmark binaries (Google Benchmark JSON) and writes docs/benchmarks.md: for each
 operation the tessera/peer ratio table (bench/ratios.py) and, where a benchmark family sweeps
 sizes, a PNG of throughput (elements per second) against size for every peer (docs/img/).

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Where a build's time goes: reads a Ninja tree's .ninja_log, prints the slowest units and the
 library / tests / examples / bench totals.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Checks that every code block in README.md and docs/ is cut from compiled code, so the docs
 cannot drift from it. Python 3 standard library only.
 
@@ -42,8 +43,8 @@ CHECKED_LANGS = {"cpp", "c++", "cxx", "cu", "cuda", "cmake"}
 
 BEGIN = re.compile(r"^\s*(?://|#)\s*\[snippet:([A-Za-z0-9_.-]+)\]\s*$")
 END = re.compile(r"^\s*(?://|#)\s*\[end-snippet\]\s*$")
-# Tool directives left out of whole-file snippets, like the markers themselves.
-DIRECTIVE = re.compile(r"^\s*//\s*clang-format (?:off|on)\s*$")
+# Tool directives and licence lines left out of whole-file snippets, like the markers themselves.
+DIRECTIVE = re.compile(r"^\s*(?://|#)\s*(?:clang-format (?:off|on)|SPDX-License-Identifier: \S+)\s*$")
 MARKER = re.compile(r"^\s*<!--\s*snippet(-file)?:\s*(\S+)\s*-->\s*$")
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([^\s`]*)")
 

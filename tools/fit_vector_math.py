@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Fits the float polynomials of the host's own vector kernels (src/core/host_vector_float_kernels.inl)
 and prints them as C++ hexadecimal float literals.
 

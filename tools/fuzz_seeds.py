@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Writes the seed corpora of the fuzz targets (tests/fuzz/seeds/<target>/) from the golden cases
 in tests/data/*.json: each case is encoded in the byte format that tests/fuzz/fuzz_input.hpp and
 the target decode, so the fuzzers start from the inputs PyTorch and TensorFlow were asked about.

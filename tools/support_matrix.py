@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Writes docs/support-matrix.md (operation x backend x dtype) from the instantiation lists in
 the sources, so the page cannot drift from what the library compiles. Python 3 stdlib only.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Compiled by nvcc: in this file expressions over CUDA tensors fuse into one GPU kernel (and CPU
 // tensors run on the host executor), while main.cpp, compiled by the host compiler, evaluates
 // the same kind of expression its own way. Linking both checks that the two flavours coexist.

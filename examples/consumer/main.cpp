@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Uses an installed tessera through find_package(tessera): builds tensors, evaluates a fused
 // expression with broadcasting, reduces it, prints it, and checks the values (exit code 1 on a
 // mismatch, so CI notices a broken install).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file format.hpp
 /// Printing like PyTorch: `tensor([[1., 3.], [2., 4.]])`, with the device when not the CPU,

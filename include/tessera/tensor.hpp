@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file tensor.hpp
 /// `Tensor<T>` with everything it can do: the class (core/tensor_class.hpp), evaluation of

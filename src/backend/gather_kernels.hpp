@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The gather kernel: the one engine every gather-like op runs on (index with tensors, masks or
 // nonzero's tuple, masked_select, index_select, gather, take, take_along_dim, gather_nd, cat,

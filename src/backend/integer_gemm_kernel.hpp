@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The library's own matrix product, for the dtypes no BLAS has: integers (accumulated in T's
 // width and wrapping, as PyTorch's CPU) and bool (the logical product: any a & b). One TESSERA_HD

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The kernels of sort, argsort and topk over a contiguous input, instantiated per dtype: the
 // host's in src/backend/host/ordering.cpp, the device's in src/backend/device/ordering.cu.

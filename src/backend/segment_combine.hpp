@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The unsorted segment reductions' combines on the scatter engine (library-internal): which
 // combine each reduction uses, the engine's view of the data, and the host and device entries

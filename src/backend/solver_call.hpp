@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // One LAPACK routine over a batch of column-major matrices, as the device decompositions hand it
 // to the device runtime (`device_runtime::lapack`): cuSOLVER on a GPU, the host's LAPACK on the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file view_kernel.hpp
 /// The leaf kernel of a plain tensor view (its extents: `Extents::of_view`): how the precompiled

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Printing tensors exactly as PyTorch 1.13's repr() does with its default print options
 // (torch/_tensor_str.py). Each helper names the Python function it mirrors, so that a difference
 // in output can be traced to one place; tests/test_format.cpp holds the result to text that torch

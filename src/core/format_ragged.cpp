@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Printing ragged tensors exactly as TensorFlow's eager RaggedTensor.__repr__ does, without its
 // "tf." prefix: `<RaggedTensor [[0, 1, 2], [], [8, 9, 10, 11]]>`. TensorFlow formats
 // `rt.numpy()` (a 2+-d array when all rows have one length, otherwise a 1-d object array of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // A cache of freed large host blocks, so that a loop allocating same-sized tensors reuses memory
 // whose pages are already mapped instead of faulting in fresh pages on every call (about 0.4 ms

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The host pool's scheduling, compiled once: the parallel regions, the claiming of parts and
 // host_adaptive_for's pricing. Kernels reach it through HostFunctionRef (host_parallel.hpp), so
 // no expression type instantiates a region of its own.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "tessera/expr/host_stream_stores.hpp"
 
 #include <unistd.h>

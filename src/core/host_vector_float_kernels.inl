@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Float kernels of the vector loops' own (host_vector_math_isa.inl includes this inside its
 // anonymous namespace, after Arch and Batch): sin, exp, sigmoid, tanh and log in float, where
 // xsimd 8.1's forms left the loops slower than libtorch's SLEEF ones on the AVX-512 Xeon VM

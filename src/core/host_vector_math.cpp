@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Chooses the host's vector loops (host_vector_math.hpp) by what the CPU supports, once.
 
 #include "tessera/expr/host_vector_math.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The vector loops for AVX-512 with DQ (whose int64-double conversions xsimd's double exp and
 // log need; without them pow took twice as long). xsimd 8.1 builds its avx512dq on avx512cd,
 // whose registers it only declares for avx512bw, so this unit is for AVX-512 F, CD, DQ and BW

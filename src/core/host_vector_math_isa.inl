@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The vector loops of one instruction set (host_vector_math.hpp), included by a unit compiled
 // for it (host_vector_math_avx2.cpp, host_vector_math_avx512.cpp) that defines TESSERA_VECTOR_ARCH
 // (an xsimd architecture) and TESSERA_VECTOR_TABLE (the name of the function returning its table).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // float pow's vector kernel (host_vector_math_isa.inl includes this inside its anonymous
 // namespace, after Arch and Batch): x^y = 2^(y log2 x) evaluated in double, after ARM's
 // optimized-routines powf (math/powf.c with math/powf_log2_data.c and math/exp2f_data.c, MIT OR

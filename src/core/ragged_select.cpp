@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // RaggedTensors built by selecting from others (TensorFlow semantics): rows picked by index
 // (`tf.gather`), a dense batch cut back into rows (`from_tensor` with lengths or padding), and
 // the masked entries of each row (`tf.ragged.boolean_mask`). The values move on the gather

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // RaggedTensor's members, instantiated once per (dtype, row-splits type) in the library.
 // Factories validate on a host copy of the partition (one wait for a CUDA device); the row
 // queries run on the tensor's own device.

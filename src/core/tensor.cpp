@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Tensor<T> members: factories, queries, transfers and views, instantiated for every dtype.
 // Element work goes through the expression evaluator, so it runs on the tensor's device.
 

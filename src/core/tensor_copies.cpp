@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Tensor<T>'s copies in a new layout (flip, repeat, roll, tril, triu, diag) and the factories
 // linspace, logspace and eye. Each is one or a few strided copies on the tensor's device
 // through the expression evaluator: the source is a view of the input (reversed strides for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Tensor<T> over external memory: from_blob (adopt or borrow a pointer) and span (lend the
 // elements to host code), instantiated for every dtype. DLPack builds on from_blob
 // (tessera/interop/dlpack.hpp).

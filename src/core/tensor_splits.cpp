@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Tensor<T>'s view ops that cut a tensor into parts or windows (unbind, split, chunk,
 // unfold): views of the same storage, O(parts) shape arithmetic, no element memory.
 

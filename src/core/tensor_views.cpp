@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Tensor<T>'s view ops that keep the elements in one piece (PyTorch's list; unbind, split,
 // chunk and unfold are in tensor_splits.cpp): each computes a new shape, strides and offset over
 // the same storage in O(dim) work and allocates no element memory. flatten() is the one that may

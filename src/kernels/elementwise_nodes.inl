@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Kernels for node-by-node evaluation: each expression node as one elementwise pass whose op is
 // chosen at run time, written once against an executor (HostExecutor or CudaExecutor).
 #pragma once

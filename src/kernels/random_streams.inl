@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The random streams (docs/ops/random.md, "The stream, as a guarantee"), written once for the host
 // and the device: a Philox4x32-10 block per 4 words (Random123), and each distribution as a map
 // from one block to the elements that block feeds. Both backends walk the blocks of a call in any

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // cdist: p-norm distances between the rows of two batches of matrices. Euclidean distances of
 // more than 25 rows on either side go through the product engine as PyTorch's do (one product
 // of augmented rows gives |x|^2 + |y|^2 - 2 x.y, clamped at 0); every other case reduces |x - y|

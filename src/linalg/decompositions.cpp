@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Decompositions on LAPACK (torch.linalg semantics), once per floating dtype: cholesky
 // (potrf), qr (geqrf + orgqr), eigh (syevd, or its steps for large matrices:
 // linalg/symmetric_eigen.hpp), svd and svdvals (gesdd). The shared machinery:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Decompositions of device tensors through the device runtime's solver routines (cuSOLVER on a
 // GPU, the host's LAPACK on the emulated device), once per floating dtype. A row-major matrix
 // read transposed is its column-major copy: each routine gets `a.mT().clone()`, and its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The decompositions of device tensors (cuda:N): each matrix copied transposed into a
 // column-major buffer on the device, one SolverCall per LAPACK routine through the device

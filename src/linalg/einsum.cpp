@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // einsum: the equation parsed into labels per operand (PyTorch's rules), then diagonals as
 // views, single-operand sums as products with a column of ones, and each pairwise contraction as
 // one call of the product engine on permuted, reshaped operands (batch labels x kept labels x

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // What the LAPACK-backed ops share (src/linalg/solvers.cpp, src/linalg/decompositions.cpp):
 // LAPACKE's _work routines by element type, the shape rules of torch.linalg, the copies between

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // LAPACKE's _work routines by element type, column-major, as the host decompositions
 // (linalg/lapack_batch.hpp) and the emulated device's solver calls (backend/host/lapack_solver.cpp)

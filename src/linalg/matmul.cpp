@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // matmul, mm, bmm, mv, dot, outer and tensordot: PyTorch's shape rules, each one call of the
 // product engine (detail::batched_matmul) on views of its operands.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The argument checks of the norms and the trace (linalg/norms.hpp), compiled once.
 
 #include <cmath>

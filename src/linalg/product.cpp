@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The product engine: shapes, broadcasting and layouts of a batched matrix product, then one
 // GemmCall to the backend of the dtype and device.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Linear solvers on LAPACK (torch.linalg semantics), once per floating dtype: solve and inv
 // (gesv), det and slogdet (getrf), lstsq (gelsd), and the shape checks the public templates run
 // before they evaluate an expression operand. The shared machinery: linalg/lapack_batch.hpp.

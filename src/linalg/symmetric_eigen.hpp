@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // eigh of one large matrix on the host: LAPACK's syevd (3.11, JOBZ = 'V', UPLO = 'L') step by
 // step, so that its last step runs on every pool thread. That step, ormtr, applies the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // What every gather-like op shares on its way to the gather kernel (backend/gather_kernels.hpp):
 // argument checks in PyTorch's words, the plan of a new output, the merging of dims the kernel

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // index_put_ and masked_fill_'s checks: the gather kernel (emit-offsets) turns the index
 // tensors into checked, wrapped positions, and the scatter engine's precompiled ordered kernels
 // write or add the values there. Once per dtype and index type.

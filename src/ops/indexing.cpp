@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Indexing and gathering: argument checks and the gather plan of each op (index with tensors,
 // masks and nonzero's tuple, masked_select, index_select, gather, take, take_along_dim,
 // gather_nd), once per dtype and index type. Every op ends in the one gather kernel; masks

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // cat and stack: checks, then one strided copy per input (a gather plan without index
 // tensors) into its slice of the output. Once per dtype.
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Argument checks of the nonzero family (the counting and the writing need none: every input
 // shape and dtype is valid).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // sort, argsort and topk: argument checks, results and the choice of backend, once per dtype.
 
 #include <cstdint>

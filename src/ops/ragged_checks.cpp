@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Argument checks of RaggedTensor's factories and ragged::range. Every message names the
 // operation, the argument and the offending position and values, and is raised before anything
 // is allocated for the result. Host compiler only.

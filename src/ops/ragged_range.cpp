@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ragged::range: argument shapes and devices, broadcasting of scalars, and the dispatch to the
 // host or CUDA kernel (which check the row sizes and the total before allocating values).
 

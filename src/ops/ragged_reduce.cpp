@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The ragged reductions' one entry point (ragged/reduce.hpp), instantiated for every segment
 // reduction: checks the axis, sizes the result and hands the fold to the host or the device.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Validation and plans of the reductions over dimensions and of the scans: which dimensions
 // are folded, the result's shape, and the errors PyTorch raises (in tessera's words, naming the
 // operation and the values).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Argument checks of the tensor_scatter_nd_* family: shapes and devices are validated before
 // anything is written, and out-of-bounds rows are reported in TensorFlow's words.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Argument checks of searchsorted and bucketize: everything is validated before anything is
 // written, so a bad call leaves `out` and the inputs as they were.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The unsorted segment reductions' one entry point (ops/segment.hpp), instantiated for every
 // (reduction, number dtype): checks in TensorFlow's words, the initialised output, then the
 // scatter engine's combine on the host or the device. The mean is a sum and a count.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // unique, unique_consecutive, bincount, histc, histogram and one_hot: argument checks first,
 // then compositions of the existing engines (sort, scan, masked_select, index_select,
 // index_put, segment sums, searchsorted), so every device runs them with no kernel of their own.

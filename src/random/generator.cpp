@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Generator: one stream's seed and offset behind a mutex, shared by every handle.
 
 #include "tessera/random/generator.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The random functions: argument checks (before anything is drawn), the reservation of the
 // call's blocks on its Generator, and the fill on the host pool or the device; the
 // distributions that need more than one stream map (bernoulli, randperm, multinomial) are

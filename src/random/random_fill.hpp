@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The two backends of the random streams: each writes the n elements of one call of a
 // distribution (src/kernels/random_streams.inl) into contiguous memory of its device.

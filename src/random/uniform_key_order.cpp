@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // randperm's host ordering (uniform_key_order.hpp). The keys are uniform, so their order is
 // found by buckets rather than comparisons:
 //  1. Each thread files its part of the keys by their top 8 bits into a region per bucket,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // randperm's host ordering: the stable argsort of uniform 64-bit keys, by buckets rather than
 // comparisons.

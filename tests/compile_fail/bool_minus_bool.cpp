@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Must NOT compile: PyTorch refuses `-` on two bool tensors, and so does tessera, with advice
 // that exists (`^`, `!`). tests/CMakeLists.txt builds this and expects that message.
 

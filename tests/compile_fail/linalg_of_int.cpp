@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Must NOT compile: a decomposition of an integer matrix (PyTorch raises "linalg.inv: Expected a
 // floating point or complex tensor as input. Got Long"); tessera's message says to cast first.
 // tests/CMakeLists.txt builds this and expects that message.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Must NOT compile: the mean of an integer tensor (PyTorch raises "mean(): could not infer
 // output dtype"); tessera's message says to cast first. tests/CMakeLists.txt builds this and
 // expects that message.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Must NOT compile: shifting floats (PyTorch raises for bitwise_left_shift of float);
 // tessera's message names the operators and the fix. tests/CMakeLists.txt builds this and
 // expects that message.

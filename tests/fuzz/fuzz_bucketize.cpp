@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libFuzzer target: bucketize (method, free function, _out; int64/int32 results; right; strided
 // inputs and out). Every call equals PyTorch's search of each input element in the boundaries
 // (search_reference.hpp) when the boundaries are sorted, lies in [0, boundaries.numel()]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file fuzz_input.hpp
 /// Turns a libFuzzer byte string into tessera arguments: shapes, layouts (contiguous,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libFuzzer target: nonzero, nonzero(as_tuple), count_nonzero, nonzero_static, nonzero_out and
 // nonzero of an expression, over every element type, ranks 0-4 and strided layouts. Results
 // equal a C-order loop over the input's values (docs/ops/nonzero.md: x != 0, NaN counts, -0.0 does

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libFuzzer target: load_npy of untrusted bytes (issue 37). The input is the whole file: it is
 // written to a per-process temporary path and loaded as each of the eight dtypes. Every load
 // either throws tessera::ValueError naming load_npy (or, for memory exhaustion, another

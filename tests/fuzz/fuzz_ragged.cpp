@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libFuzzer target: ragged::range (one, two and three arguments; scalars, 0-d and 1-d tensors,
 // strided; int32/int64/float/double values; int32/int64 row splits) and the validating
 // RaggedTensor factories (from_row_splits, from_row_lengths, from_value_rowids with and without

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libFuzzer target: tensor_scatter_nd_{sub,add,update,min,max} and the in-place `_` forms, with
 // int32/int64 indices, element and slice updates, out-of-range rows under both policies, the
 // deterministic option and strided operands. Results are bit-identical to TensorFlow's CPU loop

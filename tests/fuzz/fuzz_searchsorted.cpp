@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libFuzzer target: searchsorted (method, free function, _out; int64/int32 results; right,
 // side, sorter; strided inputs and out; mixed element types). Every call agrees with PyTorch's
 // search written out (search_reference.hpp) on sorted rows and stays in [0, row length] on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file outcome.hpp
 /// What a fuzzed call may do: succeed, or throw one of the tessera exceptions the target

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file search_reference.hpp
 /// The reference of the searchsorted/bucketize fuzz targets: PyTorch's binary search written out

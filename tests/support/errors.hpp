@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file errors.hpp
 /// Checks that a call throws one exact tessera exception type and hands back its message, so a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file golden.hpp
 /// Reading golden files (tests/data/*.json, written by tools/golden/*.py from the reference

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file host_threads.hpp
 /// Runs a test body at several host thread counts (the OpenMP host system's pool size).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file layouts.hpp
 /// Strided test inputs: a tensor with given logical values laid out contiguously, transposed,

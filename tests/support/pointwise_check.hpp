@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file pointwise_check.hpp
 /// Shared by the pointwise tests: dtype dispatch by name, golden tensors on a device, and the

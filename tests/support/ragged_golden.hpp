@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file ragged_golden.hpp
 /// Reading tests/data/ragged_golden.json (tools/golden/gen_ragged.py, from TensorFlow): tensors

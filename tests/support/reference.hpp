@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file reference.hpp
 /// Plain reference loops and comparisons for tessera tests: results are checked against

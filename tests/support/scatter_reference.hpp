@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file scatter_reference.hpp
 /// The reference of the tensor_scatter_nd_* tests: TensorFlow's CPU loop written out, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file snapshot.hpp
 /// The raw bytes of a tensor's whole storage (host or CUDA), so a test can prove that a failing

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file stream_threshold.hpp
 /// A scoped setting of the host executor's streaming-store threshold, for tests of the streamed

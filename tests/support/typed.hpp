@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file typed.hpp
 /// Typed tests over element types x devices (MatX `TypedCartesianProduct` style).

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Writes tests/data/format_golden.json: PyTorch's repr() of tensors, the reference that
 tests/test_format.cpp holds tessera's printing to.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Golden cases for tessera's gather_nd, produced by TensorFlow itself (CPU).
 
 Run with TensorFlow 2.21 (python3 -m venv /tmp/venv-tf && /tmp/venv-tf/bin/pip install

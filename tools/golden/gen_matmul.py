@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Golden cases for tessera's matrix products (matmul, mm, bmm, mv, dot, outer, tensordot,
 einsum, cdist), produced by PyTorch itself.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Golden cases for tessera's nonzero family, produced by PyTorch itself.
 
 Run with Debian's interpreter (python3-torch):  /usr/bin/python3 tools/golden/gen_nonzero.py

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Writes the .npy fixtures of tests/test_npy.cpp into tests/data/npy/, with NumPy's own
 np.save, plus manifest.json: for each file, the dtype, shape and row-major values NumPy holds
 (read back with np.load), so the test compares tessera's load_npy with NumPy, not with itself.

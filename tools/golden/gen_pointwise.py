@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Golden cases for tessera's pointwise functions, produced by PyTorch itself.
 
 Run with PyTorch 2.15 (a virtual environment: python3 -m venv /tmp/venv-torch &&

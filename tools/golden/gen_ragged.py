@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Golden cases for tessera's ragged::range and RaggedTensor, produced by TensorFlow itself.
 
 Run with a Python that has TensorFlow (python3 -m venv /tmp/venv-tf && /tmp/venv-tf/bin/pip

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Golden cases for tessera's ragged reductions and unsorted segment reductions, from TensorFlow.
 
 Run with a TensorFlow 2.21 venv:  /tmp/venv-tf/bin/python tools/golden/gen_ragged_reduce.py

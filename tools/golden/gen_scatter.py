@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Golden cases for tessera's tensor_scatter_nd_* family.
 
 Two sources, both written to tests/data/scatter_golden.json (CI needs neither):

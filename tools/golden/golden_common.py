@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Shared by the golden generators: how values are written into tests/data/*.json."""
 import math
 import pathlib

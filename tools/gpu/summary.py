@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """One markdown summary of a GPU check: ctest counts, then tessera CUDA vs torch CUDA per case
 (tessera's Google Benchmark JSON against tools/gpu/torch_peer.py's JSON)."""
 import argparse

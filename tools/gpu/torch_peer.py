@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The torch CUDA peer of the GPU check: the same cases as bench/search_cases.hpp and
 bench/nonzero_cases.hpp, timed with CUDA events (median of 20 after 3 warm-ups).
 Writes {"cases": {name: milliseconds}} to --out."""

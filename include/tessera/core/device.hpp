@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file device.hpp
 /// Where a tensor's memory lives: the host (`Device::cpu()`) or a CUDA GPU (`Device::cuda(i)`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file device_runtime.hpp
 /// The device runtime interface: everything tessera asks of the memory behind `cuda:N`

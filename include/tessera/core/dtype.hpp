@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file dtype.hpp
 /// The element types tessera supports, named once, and their promotion rules.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file error.hpp
 /// The exception hierarchy. Every message names the operation, the argument and the values:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file extent_product.hpp
 /// Products of extents that never overflow a signed type (issue 19: a zero-element shape such

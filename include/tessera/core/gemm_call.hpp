@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file gemm_call.hpp
 /// One batched matrix product as the product engine hands it to a backend: C = A · B for every

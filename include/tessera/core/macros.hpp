@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file macros.hpp
 /// Portability macros shared by host-compiled and device-compiled code.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file shape.hpp
 /// `Shape`: the extents of a tensor, one int64 per dimension.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file storage.hpp
 /// `Storage`: a reference-counted block of memory on one device. Tensors share it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file tensor_class.hpp
 /// `Tensor<T>`: an owning, reference-counted, strided n-d array on one device. This header

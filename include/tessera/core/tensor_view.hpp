@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file tensor_view.hpp
 /// `TensorView<T>`: the trivially copyable (pointer, shape, strides) triple kernels receive.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file device_work.cuh
 /// How device kernels run (device-compiled units only): a `DeviceWork` makes a device current

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file nonzero_device.cuh
 /// The device nonzero kernels (device-compiled units only), on Thrust: a fused count

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file nonzero_host.hpp
 /// The host nonzero kernel: a parallel two-pass compaction over blocks of the input (count the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file ordering_keys.hpp
 /// Order keys of sort, argsort and topk: every element type mapped to an unsigned integer

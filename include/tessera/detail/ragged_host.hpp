@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file ragged_host.hpp
 /// Host building blocks of the ragged kernels (library units only): a parallel walk over the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file ragged_range_kernels.hpp
 /// The arithmetic of ragged::range shared by the host and CUDA kernels: one argument as the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file reduce_device.cuh
 /// The reduction engine on the device (device-compiled units only): one Thrust `for_each_n`

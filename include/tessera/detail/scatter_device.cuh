@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file scatter_device.cuh
 /// The device tensor_scatter_nd_* kernels (device-compiled units only), on Thrust:

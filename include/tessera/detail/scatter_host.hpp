@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file scatter_host.hpp
 /// The host tensor_scatter_nd_* kernel: deterministic and parallel without sorting or atomic

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file scatter_host_common.hpp
 /// What the host tensor_scatter_nd_* schedules share (scatter_host.hpp,

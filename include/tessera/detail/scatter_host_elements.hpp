@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file scatter_host_elements.hpp
 /// The host tensor_scatter_nd_* element schedule (slice_size == 1, many rows): a head thread

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file scatter_host_filing.hpp
 /// How the element schedule (scatter_host_elements.hpp) files index rows by output part: the

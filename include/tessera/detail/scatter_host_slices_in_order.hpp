@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file scatter_host_slices_in_order.hpp
 /// The host tensor_scatter_nd_* schedule for slices of a cache line or more

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file scatter_host_wide_filing.hpp
 /// The element schedule's two-list filing (scatter_host_filing.hpp) eight rows at a time with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file scatter_kernels.hpp
 /// What the host and CUDA scatter kernels share: the index geometry (which slice of the output

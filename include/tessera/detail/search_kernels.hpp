@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file search_kernels.hpp
 /// The searches behind searchsorted and bucketize, written once for host and device code.

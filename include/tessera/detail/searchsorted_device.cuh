@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file searchsorted_device.cuh
 /// The device searchsorted kernel (device-compiled units only): one `thrust::for_each_n` over

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file searchsorted_host.hpp
 /// The host searchsorted kernel. The values are cut into blocks (shared among the threads where

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file broadcast.hpp
 /// NumPy broadcasting of shapes and of a tensor's strides to an output shape.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file composite.hpp
 /// Pointwise functions built from the table's nodes (no functor of their own, so nothing new to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file cuda_nodes.hpp
 /// Node-by-node evaluation of expressions over CUDA tensors from host-compiled code. Each node

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file device_executor.cuh
 /// Runs kernel functors on a device (device-compiled units only) as Thrust algorithms on the

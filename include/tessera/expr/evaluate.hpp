@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file evaluate.hpp
 /// Evaluation of expressions: Tensor construction/assignment from an expression and `eval`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file executors.hpp
 /// Which executor runs an operation: `HostExecutor` for CPU tensors; for device tensors the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file expr.hpp
 /// The base of every lazy expression and the concept that recognises one.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file functors.hpp
 /// The elementwise operations as host/device functors with run-time ids, every one made from a

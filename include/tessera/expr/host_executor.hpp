@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file host_executor.hpp
 /// Runs kernel functors on the host through the configured Thrust host system (OpenMP by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file host_parallel.hpp
 /// The host pool: the Thrust host policy and its thread count, loops over blocks on it, and

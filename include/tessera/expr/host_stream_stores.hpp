@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file host_stream_stores.hpp
 /// Streaming (non-temporal) stores for host outputs too large to stay in the last-level cache.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file host_vector_eval.hpp
 /// The host executor's route into the vector loops (host_vector_math.hpp): a contiguous output

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file host_vector_math.hpp
 /// The host's vectorised transcendental functions: loops over SIMD batches (xsimd) of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file kernels.hpp
 /// Kernel-side expression functors: trivially copyable, host/device callable. An expression

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file nodes.hpp
 /// Host-side expression nodes. Each holds its operands by value (tensors are cheap shared

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file operators.hpp
 /// The lazy elementwise vocabulary: operators, the pointwise functions of the table

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file pointwise_math.hpp
 /// The element math behind the pointwise table (pointwise_table.hpp): one host/device function

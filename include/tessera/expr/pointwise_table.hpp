@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file pointwise_table.hpp
 /// The pointwise vocabulary, one row per function: adding a function is adding a row. Each row

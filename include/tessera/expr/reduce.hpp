@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file reduce.hpp
 /// Whole-tensor reductions over tensors or expressions, fused with the expression:

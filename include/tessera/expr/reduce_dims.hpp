@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file reduce_dims.hpp
 /// Reductions over dimensions and scans (PyTorch semantics): `ts::sum(a * b, 1)`,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file reduce_engine.hpp
 /// The one reduction engine: every reduction over dimensions (sum, mean, var, argmax, ...) and

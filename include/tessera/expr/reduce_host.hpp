@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file reduce_host.hpp
 /// The reduction engine on the host: outputs split between threads (host_adaptive_for), each

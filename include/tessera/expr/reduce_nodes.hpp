@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file reduce_nodes.hpp
 /// Reductions and scans of device tensors from host-compiled units: the input expression is

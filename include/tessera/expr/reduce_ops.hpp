@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file reduce_ops.hpp
 /// The reductions and scans of the reduction engine (reduce_dims.hpp), each a small struct:

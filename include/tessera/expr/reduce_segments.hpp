@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file reduce_segments.hpp
 /// The reduction engine over segments of a contiguous values array cut by row splits (a

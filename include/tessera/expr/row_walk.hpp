@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file row_walk.hpp
 /// The iteration space of an elementwise kernel (Extents) and the walks over it that the host

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file segment_ops.hpp
 /// The op structs of TensorFlow's ragged reductions (`tf.reduce_sum(r, axis=1)` and its

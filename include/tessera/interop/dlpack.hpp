@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file dlpack.hpp
 /// DLPack (https://dmlc.github.io/dlpack/): exchange tensors with PyTorch, JAX, CuPy, ... without

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file npy.hpp
 /// NumPy's `.npy` files: `load_npy<T>(path)` reads one into a Tensor, validating its whole

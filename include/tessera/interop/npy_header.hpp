@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file npy_header.hpp
 /// The `.npy` header validator behind tessera::load_npy (tessera/interop/npy.hpp): checks the

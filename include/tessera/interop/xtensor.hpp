@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file xtensor.hpp
 /// Interop with xtensor (https://github.com/xtensor-stack/xtensor): copy an xtensor expression

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file decompositions.hpp
 /// Matrix decompositions and solvers (torch.linalg semantics), float and double, batched over

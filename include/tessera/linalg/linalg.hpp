@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file linalg.hpp
 /// Linear algebra (torch.linalg semantics): decompositions and solvers

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file matmul.hpp
 /// Matrix products (PyTorch semantics): `ts::matmul`, `mm`, `bmm`, `mv`, `dot`, `outer`,

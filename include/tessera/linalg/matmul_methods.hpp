@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file matmul_methods.hpp
 /// The matrix products as methods of every tensor and expression (`a.matmul(b)`, `v.dot(w)`,

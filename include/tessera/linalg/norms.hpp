@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file norms.hpp
 /// Vector and matrix norms (torch.linalg semantics) and the trace:

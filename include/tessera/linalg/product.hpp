@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file product.hpp
 /// The product engine's entry: every matrix product of the library (matmul, mm, bmm, mv, dot,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file indexing.hpp
 /// Indexing and gathering (PyTorch semantics unless marked TF): `x.index(x.nonzero(

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file indexing_methods.hpp
 /// Indexing and gathering as methods of every tensor and expression (`x.index(x.nonzero(

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file methods.hpp
 /// The operation methods every expression has, one mixin per operation family. A method must

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file nonzero.hpp
 /// nonzero and its family (PyTorch semantics) on tensors and expressions:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file nonzero_methods.hpp
 /// The nonzero methods of every tensor and expression, declared before Tensor is complete;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file order_stats.hpp
 /// Order statistics and row functions (PyTorch semantics) on tensors and expressions:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file order_stats_methods.hpp
 /// Order statistics and row functions as methods of every tensor and expression

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file ordering.hpp
 /// sort, argsort and topk (PyTorch semantics) on tensors and expressions:

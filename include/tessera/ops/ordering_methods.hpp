@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file ordering_methods.hpp
 /// sort, argsort and topk as methods of every tensor and expression (`t.sort()`,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file reduce_methods.hpp
 /// The reductions over dimensions and the scans as methods of every tensor and expression

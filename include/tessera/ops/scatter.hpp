@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file scatter.hpp
 /// tensor_scatter_nd_sub and its siblings add, update, min and max (TensorFlow semantics):

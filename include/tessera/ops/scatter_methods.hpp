@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file scatter_methods.hpp
 /// The scatter methods of `Tensor<T>` (TensorFlow's tensor_scatter_nd_* family), declared

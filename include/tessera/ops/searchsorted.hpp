@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file searchsorted.hpp
 /// searchsorted and bucketize (PyTorch semantics) on tensors and expressions:

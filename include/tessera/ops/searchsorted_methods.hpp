@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file searchsorted_methods.hpp
 /// The searchsorted and bucketize methods of every tensor and expression, declared before

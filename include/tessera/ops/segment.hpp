@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file segment.hpp
 /// TensorFlow's unsorted segment reductions: `ts::unsorted_segment_sum(data, segment_ids, n)`

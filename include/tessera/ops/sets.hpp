@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file sets.hpp
 /// Sets and histograms (PyTorch semantics): `ts::unique(i)`,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file sets_methods.hpp
 /// unique, unique_consecutive, bincount, histc, histogram and one_hot as methods of every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file shape_methods.hpp
 /// The shape and view operations as methods of lazy expressions: `(r / 9).unsqueeze(1)`,

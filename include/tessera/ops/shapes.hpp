@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file shapes.hpp
 /// Shapes and views beyond the Tensor methods (PyTorch semantics): `ts::broadcast_to(x, {4, 3})`,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file ragged_tensor.hpp
 /// `RaggedTensor<T, S>`: rows of different lengths (TensorFlow's `tf.RaggedTensor` with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file range.hpp
 /// `ragged::range` (TensorFlow's `tf.ragged.range`): row i is `range(starts[i], limits[i],

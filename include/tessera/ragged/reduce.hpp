@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file reduce.hpp
 /// Reductions of ragged rows (TensorFlow 2.21's `tf.reduce_sum(r, axis=1)` and siblings):

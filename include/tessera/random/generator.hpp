@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file generator.hpp
 /// `Generator`: the state of one counter-based random stream (a seed and an offset), shared by

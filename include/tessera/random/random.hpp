@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file random.hpp
 /// Random numbers on one counter-based stream (docs/ops/random.md):

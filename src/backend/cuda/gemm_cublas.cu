@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The device runtime's float and double matrix products on cuBLAS (CUDA builds only). cuBLAS
 // is column-major: a row-major m x n product C = A B is the column-major n x m product
 // C^T = B^T A^T, so the operands swap places and each keeps its own transpose flag. No TF32

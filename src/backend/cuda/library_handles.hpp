@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The CUDA libraries' handles (cuBLAS, cuSOLVER): one per host thread and device, as the
 // libraries advise, on the legacy default stream that every tessera operation uses. Never

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The device runtime interface on the CUDA runtime. All work goes to the legacy default stream
 // of each device, so tessera operations are ordered with each other without syncs.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The device runtime's solver routines on cuSOLVER's dense API (CUDA builds only), queued on the
 // legacy default stream that every tessera operation uses. A batch of several matrices takes one
 // batched call where the library has one (queue_batched: cuSOLVER's potrfBatched and Jacobi

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The device kernels in one unit, for builds without a device (TESSERA_CUDA=OFF, or AUTO where
 // no GPU is visible): there they are entry points no tensor reaches, compiled, unoptimised, only
 // so that every build exports the same symbols. One unit parses Thrust and tessera's headers

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The precompiled node kernels of host-compiled device expressions, one instantiation per dtype,
 // on the device executor (Thrust on the device policy).
 

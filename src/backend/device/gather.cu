@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The device gather kernel, on Thrust, instantiated per element width and index type: one
 // thread per output element computes its coordinates, its source offset and copies. A bad
 // index entry writes zeros and, unless the plan zeroes bad entries silently, lowers a device

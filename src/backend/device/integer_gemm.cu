@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The library's own integer and bool matrix product on a device: one thread per output tile
 // (src/backend/integer_gemm_kernel.hpp), the same values the host writes.
 

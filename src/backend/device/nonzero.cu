@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // nonzero's device kernels for plain tensors of every dtype, for host-compiled callers
 // (device-compiled callers instantiate them on their own expressions). Nonzero-ness is a test
 // of bits: an element is nonzero exactly where its bits under a mask are (every bit for bool and

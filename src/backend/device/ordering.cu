@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The device kernels of sort, argsort and topk, on Thrust, instantiated per dtype. Each element
 // becomes its order key (detail/ordering_keys.hpp) and its position p = row * n + j; one stable
 // sort by key orders all rows at once, a second stable sort by row id (the row of each sorted

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ragged::range and RaggedTensor::to_tensor on a device, on Thrust, instantiated per (T, S)
 // for host-compiled callers. range waits for the device once: the total size (and any faulty
 // row) must reach the host to raise errors before the values are allocated, and to allocate

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The device backend of the random streams: one thread per Philox block writes the elements
 // that block feeds (src/kernels/random_streams.inl), the same values the host writes.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The reduction engine's device kernels for host-compiled callers: one instantiation per op and
 // canonical dtype (reduce_nodes.hpp), over an evaluated operand.
 

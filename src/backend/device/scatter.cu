@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // tensor_scatter_nd_*'s device kernels instantiated over tensors of updates of every dtype, for
 // host-compiled callers (device-compiled callers instantiate them on their own expressions).
 

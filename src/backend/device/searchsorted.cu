@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // searchsorted's device kernel instantiated for host-compiled callers: rows and values already
 // in the compare type C, answers as int32 or int64 (device-compiled callers instantiate the same
 // kernel on their own value expressions).

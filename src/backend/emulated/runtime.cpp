@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The emulated device (TESSERA_CUDA=EMULATED): the device runtime interface over host memory,
 // so that the device backend's code (the same Thrust algorithms nvcc compiles, here on Thrust's
 // OpenMP system) runs on machines without a GPU.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The host gather kernel, instantiated per element width and index type. The output is cut
 // into contiguous parts (host_adaptive_for); each part walks its positions along the innermost
 // output dimension in runs, computing the offsets once per run and then stepping them. A run

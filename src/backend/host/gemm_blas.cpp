@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The host's float and double matrix products on OpenBLAS (OpenMP build), through CBLAS.
 
 #include "backend/host/gemm_blas.hpp"

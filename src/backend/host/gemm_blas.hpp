@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The host's float and double matrix products: OpenBLAS through CBLAS. The host ops call it
 // directly; the emulated device's runtime calls it inside a device-work window.

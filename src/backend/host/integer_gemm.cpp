@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The library's own integer and bool matrix product on the host pool: blocks of output tiles,
 // a few per thread.
 

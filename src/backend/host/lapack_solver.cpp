@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The emulated device's solver routines on the host's LAPACK: one _work call (after its
 // workspace query) per matrix of a SolverCall, the matrices already column-major.
 

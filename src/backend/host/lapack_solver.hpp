@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The emulated device's solver routines: the host's LAPACK (LAPACKE's _work routines) on the
 // column-major matrices of a SolverCall, called by the emulated runtime inside a device-work

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The host kernels of sort, argsort and topk, instantiated per dtype. Every element becomes an
 // order key (detail/ordering_keys.hpp) paired with its position; rows are sorted by a stable
 // LSD radix sort on the key bytes (one pass per byte that varies), or, for topk with a small k,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ragged::range on the host, in three parallel passes under the host Thrust policy: row sizes
 // (with their faults and per-block sums), an exclusive scan into the row splits, and the fill
 // of the values in blocks of values (so 10 rows of 1e6 values use every core as 1e6 short rows

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The reduction engine's segment path on the host (ragged reductions), one instantiation per
 // segment reduction: outputs split between threads, each folded by the functor the device
 // runs too (reduce_segments.hpp), so the bits do not depend on the thread count or device.

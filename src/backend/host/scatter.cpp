@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The host tensor_scatter_nd_* kernel instantiated once per dtype, index type and op for
 // tensors of updates, so that callers compile none of it (expressions of updates instantiate
 // the same kernel in the caller, reading the expression in place).

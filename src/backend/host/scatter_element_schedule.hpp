@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The scatter engine's element schedule over tensors of updates (LeafKernel), one instantiation
 // per dtype and index type for the library's host units: scatter.cpp compiles it, and the other

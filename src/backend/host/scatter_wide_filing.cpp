@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The element schedule's wide filing (tessera/detail/scatter_host_wide_filing.hpp): AVX-512F
 // and AVX2 code in functions of their own, chosen at run time, so that the library still runs
 // on any x86-64 CPU and callers never compile intrinsics.

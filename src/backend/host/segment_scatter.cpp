@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The scatter engine's combines for the unsorted segment reductions on the host (one
 // instantiation per combine and number dtype): every id names one output slice, applied in
 // index order, so float results are the same bits run after run and at every thread count.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The device runtime of a build without a device (TESSERA_CUDA=OFF, or AUTO without a CUDA
 // compiler): no device is ever usable, so no cuda:N tensor can be created and none of the
 // device kernels (compiled by the host compiler in this build, see CMakeLists.txt) is reached.
