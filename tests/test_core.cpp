@@ -114,6 +114,24 @@ TEST(Shape, ViewsCarryTheExtentsThenZeros) {
   EXPECT_EQ(moved.numel(), 1);
 }
 
+// What each element type is comes from one traits header (element_traits.hpp); its answers
+// for the eight dtypes and for scalars that are not elements.
+TEST(DType, ElementTraitsSayWhatEachTypeIs) {
+  static_assert(ts::Boolean<bool> && !ts::Integer<bool> && ts::Integral<bool>);
+  static_assert(ts::Integer<std::uint8_t> && ts::Integer<std::int64_t> && !ts::Floating<int>);
+  static_assert(ts::Floating<float> && ts::Floating<const double> && !ts::Integral<double>);
+  static_assert(!ts::Complex<double> && ts::Arithmetic<char> && !ts::Arithmetic<int*>);
+  static_assert(ts::Ordered<std::int16_t> && !ts::Ordered<ts::Shape>);
+  static_assert(std::is_same_v<ts::accumulate_t<bool>, std::int64_t>);
+  static_assert(std::is_same_v<ts::accumulate_t<std::uint8_t>, std::int64_t>);
+  static_assert(std::is_same_v<ts::accumulate_t<float>, float>);
+  static_assert(std::is_same_v<ts::sum_t<double>, ts::accumulate_t<double>>);
+  static_assert(std::is_same_v<ts::abs_t<std::int8_t>, std::int8_t>);
+  // Branches on a type's kind follow the traits: sum of bool counts in int64, of float in float.
+  EXPECT_EQ(ts::sum(ts::Tensor<bool>::ones({300})), std::int64_t{300});
+  EXPECT_EQ(ts::sum(ts::Tensor<float>::full({4}, 0.5f)), 2.0f);
+}
+
 TEST(DType, PromotionFollowsPyTorch) {
   static_assert(std::is_same_v<ts::promote_t<int32_t, float>, float>);
   static_assert(std::is_same_v<ts::promote_t<uint8_t, int8_t>, int16_t>);

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "tessera/core/gemm_call.hpp"
+#include "backend/gemm_call.hpp"
 #include "tessera/core/macros.hpp"
 
 namespace tessera::detail {

@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "tessera/core/gemm_call.hpp"
+#include "backend/gemm_call.hpp"
 
 namespace tessera::detail {
 

@@ -5,6 +5,7 @@
 // printed (tools/golden/gen_format.py).
 
 #include "tessera/format.hpp"
+#include "tessera/core/element_traits.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -55,7 +56,7 @@ template <class T>
 class Formatter {
  public:
   explicit Formatter(const std::vector<T>& shown) {
-    if constexpr (!std::is_floating_point_v<T>) {
+    if constexpr (!Floating<T>) {
       for (T v : shown) max_width_ = std::max(max_width_, text_width(integral_text(v)));
     } else {
       // Only nonzero finite values choose the notation and width; zeros, NaN and infinities are
@@ -88,7 +89,7 @@ class Formatter {
   // _Formatter.format: the element right-aligned to the common width.
   std::string operator()(T value) const {
     std::string text;
-    if constexpr (!std::is_floating_point_v<T>) {
+    if constexpr (!Floating<T>) {
       text = integral_text(value);
     } else {
       const auto v = static_cast<double>(value);

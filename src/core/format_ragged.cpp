@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "tessera/core/element_traits.hpp"
 #include "tessera/format.hpp"
 
 namespace tessera {
@@ -83,7 +84,7 @@ template <class T>
 std::string element_str(T value) {
   if constexpr (std::is_same_v<T, bool>) {
     return value ? "True" : "False";
-  } else if constexpr (std::is_floating_point_v<T>) {
+  } else if constexpr (Floating<T>) {
     return float_str(value);
   } else {
     return std::to_string(static_cast<std::int64_t>(value));

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "tessera/core/error.hpp"
-#include "tessera/detail/ragged_host.hpp"
+#include "backend/host/ragged_host.hpp"
 #include "tessera/ragged/ragged_tensor.hpp"
 #include "tessera/tensor.hpp"
 

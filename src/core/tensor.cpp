@@ -3,6 +3,7 @@
 // Element work goes through the expression evaluator, so it runs on the tensor's device.
 
 #include "tessera/tensor.hpp"
+#include "tessera/core/element_traits.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -77,14 +78,14 @@ template <class T>
 Tensor<T> Tensor<T>::arange(T start, T stop, T step, Device device) {
   const detail::OpScope scope("arange");
   std::int64_t n = 0;
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (Floating<T>) {
     if (!std::isfinite(start) || !std::isfinite(stop) || !std::isfinite(step)) {
       detail::raise<ValueError>("arange", "start, stop and step must be finite, got ", start, ", ",
                                 stop, ", ", step);
     }
   }
   if (step == T(0)) detail::raise<ValueError>("arange", "step must be nonzero");
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (Floating<T>) {
     const double count = std::ceil((static_cast<double>(stop) - static_cast<double>(start)) /
                                    static_cast<double>(step));
     // Half of int64's range: the element count, not a value, so integer division is meant.

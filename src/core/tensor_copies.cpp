@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tessera/core/device_runtime.hpp"
+#include "tessera/core/element_traits.hpp"
 #include "tessera/expr/evaluate.hpp"
 #include "tessera/ops/shapes.hpp"
 #include "tessera/tensor.hpp"
@@ -84,7 +85,7 @@ S linspace_at(S start, S end, S step, std::int64_t steps, std::int64_t i) {
 /// logspace does on x86 (10^3 as uint8 is 232); bool is v != 0.
 template <class T>
 T element_of(double v) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (Floating<T>) {
     return static_cast<T>(v);
   } else if constexpr (std::is_same_v<T, bool>) {
     return v != 0.0;
@@ -256,7 +257,7 @@ template <class T>
 Tensor<T> Tensor<T>::linspace(T start, T end, std::int64_t steps, Device device) {
   const detail::OpScope scope("linspace");
   check_steps("linspace", steps);
-  using S = std::conditional_t<std::is_floating_point_v<T>, T, double>;
+  using S = std::conditional_t<Floating<T>, T, double>;
   std::vector<T> values(static_cast<std::size_t>(steps));
   if (steps == 1) values[0] = start;
   if (steps > 1) {

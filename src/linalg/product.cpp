@@ -3,6 +3,7 @@
 // GemmCall to the backend of the dtype and device.
 
 #include "tessera/linalg/product.hpp"
+#include "tessera/core/element_traits.hpp"
 
 #include <cstdint>
 #include <sstream>
@@ -13,7 +14,7 @@
 #include "backend/integer_gemm_kernel.hpp"
 #include "tessera/core/device_runtime.hpp"
 #include "tessera/core/error.hpp"
-#include "tessera/core/gemm_call.hpp"
+#include "backend/gemm_call.hpp"
 #include "tessera/expr/broadcast.hpp"
 #include "tessera/tensor.hpp"
 
@@ -99,7 +100,7 @@ Tensor<T> batched_matmul(const char* op, const Tensor<T>& a0, const Tensor<T>& b
   if (k == 0) return Tensor<T>::zeros(out_shape, device);
 
   Tensor<T> a = a0, b = b0;
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (Floating<T>) {
     // A BLAS reads a matrix with one unit stride in place (transposed or not); others once
     // copied. The integer kernel reads any strides.
     const auto readable = [](const Tensor<T>& x, std::int64_t rows, std::int64_t cols) {
@@ -120,7 +121,7 @@ Tensor<T> batched_matmul(const char* op, const Tensor<T>& a0, const Tensor<T>& b
   call.k = k;
   Tensor<T> out = Tensor<T>::empty(out_shape, device);
   call.c = out.data();
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (Floating<T>) {
     call.type = std::is_same_v<T, float> ? GemmType::Float32 : GemmType::Float64;
     if (device.is_cpu()) {
       host_ops::gemm_blas(call);

@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "tessera/core/element_traits.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/linalg/product.hpp"
 #include "tessera/tensor.hpp"
@@ -225,7 +226,7 @@ ValuesIndices<T> median_tensor(const char* op, const Tensor<T>& x, std::optional
     d = stat_dim(op, *dim, x.dim());
     require_nonempty_row(op, x.dim() == 0 ? 1 : x.size(d), d);
   } else if (x.numel() == 0) {
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (Floating<T>) {
       // PyTorch: the median of no elements is NaN.
       return {Tensor<T>::full({}, std::numeric_limits<T>::quiet_NaN(), x.device()),
               Tensor<std::int64_t>::zeros({}, x.device())};
@@ -238,7 +239,7 @@ ValuesIndices<T> median_tensor(const char* op, const Tensor<T>& x, std::optional
     std::vector<T> v = x.contiguous().to_vector();
     T value{};
     bool nan_result = false;
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (Floating<T>) {
       const auto nan = std::partition(v.begin(), v.end(), [](T e) { return !std::isnan(e); });
       nan_result = (nan != v.end() && !ignore_nan) || nan == v.begin();
       v.erase(nan, v.end());
@@ -255,7 +256,7 @@ ValuesIndices<T> median_tensor(const char* op, const Tensor<T>& x, std::optional
   const std::int64_t n = rows.size(-1);
   const std::int64_t x_dim = dim ? x.dim() : 0;
   const ValuesIndices<T> sorted = sort_tensor(op, rows, -1, false, true);
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (Floating<T>) {
     // NaN sorts last, in input order (stable): position n - nans holds the first NaN.
     const Tensor<std::int64_t> nans = tessera::sum(tessera::isnan(rows), Dims(-1), true);
     const Tensor<std::int64_t> pos =
@@ -304,7 +305,7 @@ ValuesIndices<T> mode_tensor(const Tensor<T>& x, std::int64_t dim, bool keepdim)
     const Tensor<T> a = sv.narrow(-1, 1, n - 1);
     const Tensor<T> b = sv.narrow(-1, 0, n - 1);
     Tensor<bool> tail = starts.narrow(-1, 1, n - 1);
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (Floating<T>) {
       tail = tessera::logical_and(
           a != b, tessera::logical_not(tessera::logical_and(tessera::isnan(a), tessera::isnan(b))));
     } else {

@@ -4,6 +4,7 @@
 // index_put, segment sums, searchsorted), so every device runs them with no kernel of their own.
 
 #include "tessera/ops/sets.hpp"
+#include "tessera/core/element_traits.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -233,12 +234,12 @@ Tensor<histc_t<T>> histc_tensor(const Tensor<T>& x, std::int64_t bins, double mi
   I64 ids;
   // PyTorch's linear interpolation, in T for floats (its arithmetic, so its bins), in double
   // for integers: pos = (x - lo) * bins / (hi - lo), the top edge in the last bin.
-  using C = std::conditional_t<std::is_floating_point_v<T>, T, double>;
+  using C = std::conditional_t<Floating<T>, T, double>;
   const C l = static_cast<C>(lo);
   const C r = static_cast<C>(hi);
   const C width = r - l;
   const C scale = static_cast<C>(bins);
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (Floating<T>) {
     const auto valid = (flat >= l) & (flat <= r);
     const Tensor<C> pos = tessera::eval(tessera::where(valid, (flat - l) * scale / width, C(0)));
     ids = tessera::eval(tessera::where(

@@ -13,6 +13,7 @@
 
 #include "random/random_fill.hpp"
 #include "random/uniform_key_order.hpp"
+#include "tessera/core/element_traits.hpp"
 #include "tessera/expr/host_parallel.hpp"
 #include "tessera/tensor.hpp"
 
@@ -121,7 +122,7 @@ Tensor<T> empty_for(const char* op, const Shape& shape, Device device) {
 /// The largest integer T holds exactly and its smallest (floats: the integers below 2^mantissa).
 template <class T>
 std::pair<std::int64_t, std::int64_t> integer_bounds() {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (Floating<T>) {
     const auto m = std::int64_t{1} << std::numeric_limits<T>::digits;
     return {-m, m};
   } else {
@@ -264,7 +265,7 @@ Tensor<std::int64_t> multinomial_tensor(const Tensor<T>& weights, std::int64_t n
 template <class T>
 const Tensor<T>& Tensor<T>::uniform_(double lo, double hi, const Generator& generator) const {
   const detail::OpScope scope("uniform_");
-  if constexpr (!std::is_floating_point_v<T>) {
+  if constexpr (!Floating<T>) {
     detail::raise<ValueError>("uniform_", "expects a float or double tensor, got ",
                               dtype_name(dtype_v<T>));
   } else {
@@ -286,7 +287,7 @@ const Tensor<T>& Tensor<T>::uniform_(double lo, double hi) const {
 template <class T>
 const Tensor<T>& Tensor<T>::normal_(double mean, double std, const Generator& generator) const {
   const detail::OpScope scope("normal_");
-  if constexpr (!std::is_floating_point_v<T>) {
+  if constexpr (!Floating<T>) {
     detail::raise<ValueError>("normal_", "expects a float or double tensor, got ",
                               dtype_name(dtype_v<T>));
   } else {
@@ -310,7 +311,7 @@ const Tensor<T>& Tensor<T>::bernoulli_(double p, const Generator& generator) con
   detail::check_probability("bernoulli_", p);
   detail::require_writable("bernoulli_", shape_, strides_);
   // The uniforms of T for float tensors, of double otherwise.
-  using U = std::conditional_t<std::is_floating_point_v<T>, T, double>;
+  using U = std::conditional_t<Floating<T>, T, double>;
   const auto u = detail::uniform_tensor<U>(shape_, 0.0, 1.0, generator, device());
   detail::evaluate_into(
       view(), shape_, device(),

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <type_traits>
 
+#include "tessera/core/element_traits.hpp"
+
 /// Expands X(type) once per supported element type. Every per-dtype instantiation in the project
 /// is driven by this one list.
 #define TESSERA_FOR_EACH_DTYPE(X) \
@@ -84,9 +86,9 @@ constexpr std::string_view dtype_name(DType d) {
 namespace detail {
 // PyTorch's category order: bool < integral < floating.
 template <class T>
-inline constexpr int category = std::is_same_v<T, bool>       ? 0
-                                : std::is_floating_point_v<T> ? 2
-                                                              : 1;
+inline constexpr int category = Boolean<T>    ? 0
+                                : Floating<T> ? 2
+                                              : 1;
 
 template <class A, class B>
 struct promote_impl {
@@ -110,8 +112,7 @@ template <class S>
 using scalar_dtype_t = std::conditional_t<
     std::is_same_v<S, bool>, bool,
     std::conditional_t<
-        std::is_floating_point_v<S>,
-        std::conditional_t<(sizeof(S) <= sizeof(float)), float, double>,
+        Floating<S>, std::conditional_t<(sizeof(S) <= sizeof(float)), float, double>,
         std::conditional_t<(std::is_signed_v<S> && sizeof(S) <= 4), std::int32_t, std::int64_t>>>;
 }  // namespace detail
 
@@ -125,13 +126,14 @@ using promote_t = typename detail::promote_impl<A, B>::type;
 /// type of that category (`Tensor<float> * 2.0` stays float, `Tensor<int32_t> * 2.5` becomes
 /// float, `Tensor<bool> + 1` int64).
 template <Element T, class S>
-using scalar_promote_t = std::conditional_t<
-    (detail::category<detail::scalar_dtype_t<S>> > detail::category<T>),
-    std::conditional_t<std::is_floating_point_v<detail::scalar_dtype_t<S>>, float, std::int64_t>,
-    T>;
+using scalar_promote_t =
+    std::conditional_t<(detail::category<detail::scalar_dtype_t<S>> > detail::category<T>),
+                       std::conditional_t<Floating<detail::scalar_dtype_t<S>>, float, std::int64_t>,
+                       T>;
 
-/// The type `sum` accumulates and returns: int64 for bool and integers (as PyTorch), T otherwise.
+/// The type `sum` accumulates and returns: int64 for bool and integers (as PyTorch), T otherwise
+/// (element_traits' accumulate_type).
 template <Element T>
-using sum_t = std::conditional_t<std::is_floating_point_v<T>, T, std::int64_t>;
+using sum_t = accumulate_t<T>;
 
 }  // namespace tessera

@@ -15,6 +15,7 @@
 
 #include "tessera/core/device.hpp"
 #include "tessera/core/dtype.hpp"
+#include "tessera/core/element_traits.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/core/macros.hpp"
 #include "tessera/core/shape.hpp"
@@ -373,7 +374,7 @@ Tensor<T> tensor(std::initializer_list<NestedList<T>> values, Device device = De
 /// that a braced list can never match this overload: `tensor<float>({1})` is the 1-d tensor of
 /// shape (1) on every compiler (with a plain `T value`, clang 14 took `{1}` as the scalar).
 template <class T, class V>
-requires std::is_arithmetic_v<V> && std::is_convertible_v<V, T> Tensor<T> tensor(
+requires Arithmetic<V> && std::is_convertible_v<V, T> Tensor<T> tensor(
     V value, Device device = Device::cpu()) {
   return Tensor<T>::scalar(static_cast<T>(value), device);
 }

@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "tessera/core/element_traits.hpp"
 #include "tessera/core/tensor_view.hpp"
 #include "tessera/expr/host_executor.hpp"
 #include "tessera/expr/host_stream_stores.hpp"
@@ -48,7 +49,7 @@ inline constexpr std::int64_t kNonzeroChunk = 64;
 template <class K>
 inline constexpr bool kNonzeroBytes = false;
 template <class T>
-inline constexpr bool kNonzeroBytes<LeafKernel<T>> = sizeof(T) == 1 && std::is_integral_v<T>;
+inline constexpr bool kNonzeroBytes<LeafKernel<T>> = sizeof(T) == 1 && Integral<T>;
 
 /// The number of nonzero bytes in [p, p + n). With SSE2, 64 bytes a round: four compares with
 /// zero whose -1 lanes are subtracted from byte counters (at most 4 a round), summed (psadbw)

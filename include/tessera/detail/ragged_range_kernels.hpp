@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "tessera/core/element_traits.hpp"
 #include "tessera/core/macros.hpp"
 
 namespace tessera::detail {
@@ -43,7 +44,7 @@ TESSERA_HD std::int64_t range_size(T start, T limit, T delta, RangeFault& fault)
     return -1;
   }
   if ((delta > T(0) && limit < start) || (delta < T(0) && limit > start)) return 0;
-  if constexpr (std::is_integral_v<T>) {
+  if constexpr (Integral<T>) {
     // |limit - start| < 2^64 and |delta| <= 2^63: both exact as uint64 (two's complement).
     const auto span = limit >= start
                           ? static_cast<std::uint64_t>(limit) - static_cast<std::uint64_t>(start)
@@ -83,7 +84,7 @@ TESSERA_HD std::int64_t range_size(T start, T limit, T delta, RangeFault& fault)
 /// repeated addition TensorFlow uses.
 template <class T>
 TESSERA_HD T range_element(T start, T delta, std::int64_t j) {
-  if constexpr (std::is_integral_v<T>) {
+  if constexpr (Integral<T>) {
     const auto wide = static_cast<std::uint64_t>(static_cast<std::int64_t>(start)) +
                       static_cast<std::uint64_t>(j) *
                           static_cast<std::uint64_t>(static_cast<std::int64_t>(delta));
@@ -110,7 +111,7 @@ inline constexpr std::int64_t kRangePad = 8;
 /// for the same serial loop) and vectorise. n + j < 2^31 for floats.
 template <class T>
 TESSERA_HD void range_elements_padded(T start, T delta, std::int64_t j, std::int64_t n, T* dst) {
-  if constexpr (std::is_integral_v<T>) {
+  if constexpr (Integral<T>) {
     // Wrapping arithmetic is exact modulo 2^64, so a group is start + (j + m) * delta.
     const auto step = static_cast<std::uint64_t>(static_cast<std::int64_t>(delta));
     const std::uint64_t first = static_cast<std::uint64_t>(static_cast<std::int64_t>(start)) +

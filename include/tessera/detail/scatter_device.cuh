@@ -24,6 +24,7 @@
 #include <thrust/transform.h>
 #include <cuda/atomic>
 
+#include "tessera/core/element_traits.hpp"
 #include "tessera/detail/scatter_kernels.hpp"
 #include "tessera/expr/device_executor.cuh"
 #include "tessera/expr/nodes.hpp"
@@ -82,9 +83,9 @@ TESSERA_HD void scatter_atomic(T* address, T u) {
   constexpr bool add_like = sub || std::is_same_v<Op, scatter_ops::Add>;
   constexpr bool min_like =
       std::is_same_v<Op, scatter_ops::Min> || std::is_same_v<Op, scatter_ops::Minimum>;
-  if constexpr (add_like && std::is_floating_point_v<T>) {
+  if constexpr (add_like && Floating<T>) {
     device_atomic<T>(*address).fetch_add(sub ? -u : u, cuda::std::memory_order_relaxed);
-  } else if constexpr (add_like && std::is_integral_v<T> && (sizeof(T) == 4 || sizeof(T) == 8)) {
+  } else if constexpr (add_like && Integral<T> && (sizeof(T) == 4 || sizeof(T) == 8)) {
     // Two's complement: adding the wrapped negation subtracts, in unsigned words.
     using Word = std::conditional_t<sizeof(T) == 8, unsigned long long, unsigned int>;
     const auto w = static_cast<Word>(u);

@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "tessera/core/element_traits.hpp"
 #include "tessera/expr/operators.hpp"
 #include "tessera/expr/reduce.hpp"
 
@@ -51,8 +52,7 @@ requires(Expression<A> || Expression<B> || Expression<W>) auto lerp(A&& a, B&& b
   auto nw = detail::as_node(std::forward<W>(w));
   using AB = decltype(detail::make_binary<detail::ops::Add>(na, nb));
   using V = detail::common_t<AB, decltype(nw)>;
-  static_assert(std::is_floating_point_v<V>,
-                "tessera::lerp takes floating operands (as torch.lerp); cast first");
+  static_assert(Floating<V>, "tessera::lerp takes floating operands (as torch.lerp); cast first");
   auto diff = detail::make_binary<detail::ops::Sub>(nb, na);
   auto low =
       detail::make_binary<detail::ops::Add>(na, detail::make_binary<detail::ops::Mul>(nw, diff));
@@ -73,7 +73,7 @@ template <Expression E>
 auto nan_to_num(E&& e, double nan = 0.0, std::optional<double> posinf = std::nullopt,
                 std::optional<double> neginf = std::nullopt) {
   using V = detail::value_of<E>;
-  if constexpr (std::is_floating_point_v<V>) {
+  if constexpr (Floating<V>) {
     const V hi = posinf ? static_cast<V>(*posinf) : std::numeric_limits<V>::max();
     const V lo = neginf ? static_cast<V>(*neginf) : std::numeric_limits<V>::lowest();
     auto x = detail::as_node(std::forward<E>(e));

@@ -5,6 +5,7 @@
 
 #include <type_traits>
 
+#include "tessera/core/element_traits.hpp"
 #include "tessera/core/macros.hpp"
 #include "tessera/ops/methods.hpp"
 
@@ -29,6 +30,6 @@ concept Expression = std::is_base_of_v<Expr<std::remove_cvref_t<E>>, std::remove
 
 /// What may appear beside an expression in an operator: another expression or an arithmetic scalar.
 template <class X>
-concept Operand = Expression<X> || std::is_arithmetic_v<std::remove_cvref_t<X>>;
+concept Operand = Expression<X> || Arithmetic<std::remove_cvref_t<X>>;
 
 }  // namespace tessera

@@ -58,10 +58,8 @@ struct HostExecutor {
     }
   };
   /// Reads element i of a row on a cursor with the leaves in Mask at unit step: one row segment
-  /// by write_span<ReadMaskedRow<Mask>>, not inlined (on its own the loop keeps its pointers and
-  /// bounds in registers, where inlined into the block walk GCC spilled three of them and
-  /// reloaded them every iteration: 1000x1000 a.T + b on one thread, three alternating runs,
-  /// 1.07-1.17x the hand-written loop's time inlined, 0.97-1.03x not).
+  /// by write_span<ReadMaskedRow<Mask>>, not inlined (inlined into the block walk, GCC spilled
+  /// the loop's pointers: 1.07-1.17x the hand-written loop's time, docs/history.md).
   template <unsigned Mask>
   struct ReadMaskedRow {
     static constexpr unsigned kMask = Mask;
@@ -73,12 +71,9 @@ struct HostExecutor {
 
   /// out[j] = Read::at(k, first + j) for j in [0, count): one part of a contiguous output
   /// (ReadLinear), one unit-step row (ReadUnitRow), or a chunk of either into stream_span's
-  /// buffer. Not inlined: inlined into the evaluation of `cast<double>(a) * 2.0 + 1.0`, GCC 12
-  /// moved the upper half of every 4 loaded floats through the stack (a store and a reload per
-  /// vector; 10^4 elements: 6.0-6.2 us, 1.15x xtensor's time); on its own the loop keeps it in a
-  /// register (4.0-4.3 us, 0.79x). Built per vector extension (TESSERA_ELEMENTWISE_CLONES): the
-  /// same cast at 10^4 on one thread of an Intel Xeon with AVX-512, in the benchmark binary:
-  /// 2.38 us baseline (1.34x xtensor's time), 1.59 us AVX2.
+  /// buffer. Not inlined: inlined, GCC 12 moved half of every vector of loaded floats through
+  /// the stack (1.15x xtensor's time against 0.79x on its own). Built per vector extension
+  /// (TESSERA_ELEMENTWISE_CLONES). The measurements: docs/history.md.
   template <class Read, class Out, class K>
   [[gnu::noinline]] TESSERA_ELEMENTWISE_CLONES static void write_elements(Out* out, const K& k,
                                                                           std::int64_t first,
@@ -94,9 +89,8 @@ struct HostExecutor {
 
   /// out[j] = Read::at(k, first + j) for j in [0, count): write_elements, or for masked rows
   /// write_masked_rows over one row, so that one loop per mask serves single rows, runs of
-  /// rows and stream_span's buffer (a write_elements per mask as well cost a fifth of
-  /// examples/quickstart.cpp's compile time). `k` is then the caller's cursor, which is not
-  /// const; one row never moves it.
+  /// rows and stream_span's buffer (a write_elements per mask cost a fifth of quickstart's
+  /// compile time). `k` is then the caller's (non-const) cursor; one row never moves it.
   template <class Read, class Out, class K>
   static void write_chunk(Out* out, const K& k, std::int64_t first, std::int64_t count) {
     if constexpr (kReadsMaskedRow<Read>) {

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "tessera/core/element_traits.hpp"
 #include "tessera/core/macros.hpp"
 #include "tessera/core/shape.hpp"
 #include "tessera/expr/functors.hpp"
@@ -250,11 +251,11 @@ using CastKernel = UnaryKernel<Convert, U, U, A>;
 template <class T>
 struct ArangeKernel {
   using value_type = T;
-  using acc_type = std::conditional_t<std::is_floating_point_v<T>, double, T>;
+  using acc_type = std::conditional_t<Floating<T>, double, T>;
   acc_type start;
   acc_type step;
   TESSERA_HD T linear(std::int64_t i) const {
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (Floating<T>) {
       return static_cast<T>(start + static_cast<double>(i) * step);
     } else {
       return static_cast<T>(static_cast<std::uint64_t>(start) +

@@ -10,13 +10,14 @@
 #include <limits>
 #include <type_traits>
 
+#include "tessera/core/element_traits.hpp"
 #include "tessera/core/macros.hpp"
 
 namespace tessera::detail {
 
 template <class T>
 TESSERA_HD constexpr bool is_nan(T x) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (Floating<T>) {
     return x != x;
   } else {
     return false;
@@ -31,7 +32,7 @@ template <class T>
 using wrap_t = std::make_unsigned_t<decltype(+T())>;
 template <class T, class F>
 TESSERA_HD constexpr T wrapping(T a, T b, F f) {
-  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+  if constexpr (Integer<T>) {
     return static_cast<T>(f(static_cast<wrap_t<T>>(a), static_cast<wrap_t<T>>(b)));
   } else {
     return static_cast<T>(f(a, b));
@@ -43,7 +44,7 @@ TESSERA_HD constexpr T wrapping(T a, T b, F f) {
 namespace pw {
 
 template <class T>
-inline constexpr bool is_int = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+inline constexpr bool is_int = Integer<T>;
 
 /// a < 0, without a comparison that is always false for unsigned types (-Wtype-limits).
 template <class T>
@@ -67,7 +68,7 @@ template <class T>
 TESSERA_HD T abs(T a) {
   if constexpr (std::is_unsigned_v<T> || std::is_same_v<T, bool>) {
     return a;
-  } else if constexpr (std::is_floating_point_v<T>) {
+  } else if constexpr (Floating<T>) {
     return std::fabs(a);
   } else {
     return a < 0 ? neg(a) : a;  // abs(MIN) wraps to MIN, as PyTorch
@@ -105,7 +106,7 @@ TESSERA_HD T sign(T a) {
 /// floor, ceil, trunc and round of floats; integers are already whole.
 template <class T>
 TESSERA_HD T floor(T a) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (Floating<T>) {
     return std::floor(a);
   } else {
     return a;
@@ -113,7 +114,7 @@ TESSERA_HD T floor(T a) {
 }
 template <class T>
 TESSERA_HD T ceil(T a) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (Floating<T>) {
     return std::ceil(a);
   } else {
     return a;
@@ -121,7 +122,7 @@ TESSERA_HD T ceil(T a) {
 }
 template <class T>
 TESSERA_HD T trunc(T a) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (Floating<T>) {
     return std::trunc(a);
   } else {
     return a;
@@ -130,7 +131,7 @@ TESSERA_HD T trunc(T a) {
 /// Half to even, in the default rounding mode (nearbyint raises no inexact exception).
 template <class T>
 TESSERA_HD T round(T a) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (Floating<T>) {
     return std::nearbyint(a);
   } else {
     return a;
@@ -138,7 +139,7 @@ TESSERA_HD T round(T a) {
 }
 template <class T>
 TESSERA_HD bool is_inf(T a) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (Floating<T>) {
     return a == std::numeric_limits<T>::infinity() || a == -std::numeric_limits<T>::infinity();
   } else {
     return false;
@@ -150,7 +151,7 @@ TESSERA_HD bool is_finite(T a) {
 }
 template <class T>
 TESSERA_HD bool is_posinf(T a) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (Floating<T>) {
     return a == std::numeric_limits<T>::infinity();
   } else {
     return false;
@@ -158,7 +159,7 @@ TESSERA_HD bool is_posinf(T a) {
 }
 template <class T>
 TESSERA_HD bool is_neginf(T a) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (Floating<T>) {
     return a == -std::numeric_limits<T>::infinity();
   } else {
     return false;
@@ -166,7 +167,7 @@ TESSERA_HD bool is_neginf(T a) {
 }
 template <class T>
 TESSERA_HD bool sign_bit(T a) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (Floating<T>) {
     return std::signbit(a);
   } else if constexpr (std::is_signed_v<T>) {
     return a < T(0);
@@ -241,7 +242,7 @@ TESSERA_HD T div_trunc(T a, T b) {
 /// a / b: true division for floats, truncating for integers (no trap on 0).
 template <class T>
 TESSERA_HD T div(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (Floating<T>) {
     return a / b;
   } else {
     return div_trunc(a, b);
@@ -250,7 +251,7 @@ TESSERA_HD T div(T a, T b) {
 /// C's fmod: the dividend's sign. Integers: b == 0 gives 0, MIN % -1 is 0.
 template <class T>
 TESSERA_HD T fmod(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (Floating<T>) {
     return std::fmod(a, b);
   } else {
     if (b == T(0)) return T(0);
@@ -273,7 +274,7 @@ TESSERA_HD T remainder(T a, T b) {
 /// 0); integers: b == 0 gives 0, MIN // -1 wraps to MIN.
 template <class T>
 TESSERA_HD T floor_divide(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (Floating<T>) {
     if (b == T(0)) return a / b;
     const T mod = std::fmod(a, b);
     T div = (a - mod) / b;
@@ -296,7 +297,7 @@ TESSERA_HD T floor_divide(T a, T b) {
 /// a^b. Integers stay integers (wrapping); a negative exponent gives 0 unless a is 1 or -1.
 template <class T>
 TESSERA_HD T pow(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (Floating<T>) {
     return std::pow(a, b);
   } else if constexpr (std::is_same_v<T, bool>) {
     return a || !b;

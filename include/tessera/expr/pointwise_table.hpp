@@ -11,6 +11,7 @@
 
 #include <cmath>
 
+#include "tessera/core/element_traits.hpp"
 #include "tessera/expr/pointwise_math.hpp"
 
 namespace tessera::detail {
@@ -51,7 +52,7 @@ template <class T>
 struct kind_types<kind::Floating, T> {
   // Not "is_floating_point": the host's vector unit (host_vector_math.hpp) applies these rows
   // to SIMD batches of float or double, which compute in themselves too.
-  using compute = std::conditional_t<std::is_integral_v<T>, float, T>;
+  using compute = std::conditional_t<Integral<T>, float, T>;
   using result = compute;
   static constexpr bool accepts = true;
 };
@@ -75,11 +76,11 @@ struct kind_types<kind::Test, T> {
 };
 template <class T>
 struct kind_types<kind::Integral, T> : kind_types<kind::Same, T> {
-  static constexpr bool accepts = std::is_integral_v<T>;
+  static constexpr bool accepts = Integral<T>;
 };
 template <class T>
 struct kind_types<kind::Integer, T> : kind_types<kind::Same, T> {
-  static constexpr bool accepts = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+  static constexpr bool accepts = Integer<T>;
 };
 
 }  // namespace tessera::detail

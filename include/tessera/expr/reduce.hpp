@@ -7,6 +7,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "tessera/core/element_traits.hpp"
 #include "tessera/expr/evaluate.hpp"
 
 namespace tessera {
@@ -44,12 +45,12 @@ enum class ReduceKind { Sum, Min, Max, Any, All };
 
 // Float sums accumulate in double: more accurate than float and still memory-bound.
 template <class T>
-using sum_acc_t = std::conditional_t<std::is_floating_point_v<T>, double, sum_t<T>>;
+using sum_acc_t = std::conditional_t<Floating<T>, double, sum_t<T>>;
 
 /// The identity of min (Max = false) or max (Max = true) over T.
 template <class T, bool Max>
 constexpr T extreme_identity() {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (Floating<T>) {
     return Max ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
   } else {
     return Max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();

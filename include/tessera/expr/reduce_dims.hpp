@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "tessera/core/element_traits.hpp"
 #include "tessera/expr/evaluate.hpp"
 #include "tessera/expr/reduce.hpp"
 #include "tessera/expr/reduce_engine.hpp"
@@ -38,7 +39,7 @@ namespace detail {
 /// tessera leaves to an explicit cast).
 template <class T>
 constexpr void require_floating_input() {
-  static_assert(std::is_floating_point_v<T>,
+  static_assert(Floating<T>,
                 "tessera: mean, nanmean, var, std and logsumexp need a floating input; "
                 "cast first, e.g. ts::mean(a.cast<float>(), 1)");
 }
@@ -156,7 +157,7 @@ auto sum(const E& e, const Dims& dims, bool keepdim = false) {
 template <Expression E>
 auto nansum(const E& e, const Dims& dims, bool keepdim = false) {
   using T = detail::value_type_t<E>;
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (Floating<T>) {
     return detail::reduce_over<detail::reduce_ops::Sum<T, true>>("nansum", e, dims, keepdim);
   } else {
     // Bool and integers hold no NaN: sum's int64 result (PyTorch).

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "tessera/core/element_traits.hpp"
 #include "tessera/expr/cuda_nodes.hpp"
 #include "tessera/expr/reduce_engine.hpp"
 
@@ -20,7 +21,7 @@ namespace tessera::detail::cuda_nodes {
 template <ReduceId Id, class T>
 using node_reduce_t =
     std::conditional_t<Id == ReduceId::Any || Id == ReduceId::All || Id == ReduceId::CountNonzero,
-                       bool, std::conditional_t<std::is_floating_point_v<T>, T, std::int64_t>>;
+                       bool, std::conditional_t<Floating<T>, T, std::int64_t>>;
 
 /// Runs op `Id` over `a` (bound to `plan`'s shape) on `device`, writing values (when not null)
 /// and positions (ops with positions, when not null) contiguously; `correction` is var/std's.

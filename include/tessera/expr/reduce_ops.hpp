@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "tessera/core/dtype.hpp"
+#include "tessera/core/element_traits.hpp"
 #include "tessera/core/macros.hpp"
 #include "tessera/expr/pointwise_math.hpp"
 
@@ -48,7 +49,7 @@ namespace reduce_ops {
 
 /// Float sums, means and products accumulate in double; integer and bool ones in int64.
 template <class T>
-using acc_t = std::conditional_t<std::is_floating_point_v<T>, double, std::int64_t>;
+using acc_t = std::conditional_t<Floating<T>, double, std::int64_t>;
 
 /// Sum (PyTorch's sum: int64 for bool and integers, wrapping; T for floats). `SkipNaN`: nansum.
 template <class T, bool SkipNaN = false>
@@ -89,7 +90,7 @@ struct Extreme {
   using Acc = T;
   using Out = T;
   TESSERA_HD Acc init() const {
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (Floating<T>) {
       return Max ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
     } else {
       return Max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();

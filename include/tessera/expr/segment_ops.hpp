@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "tessera/core/dtype.hpp"
+#include "tessera/core/element_traits.hpp"
 #include "tessera/core/macros.hpp"
 #include "tessera/expr/reduce_ops.hpp"
 
@@ -37,8 +38,8 @@ namespace segment_ops {
 
 /// TensorFlow's true division type: floats keep T, int32/int64 give double, smaller ints float.
 template <class T>
-using mean_t = std::conditional_t<std::is_floating_point_v<T>, T,
-                                  std::conditional_t<(sizeof(T) >= 4), double, float>>;
+using mean_t =
+    std::conditional_t<Floating<T>, T, std::conditional_t<(sizeof(T) >= 4), double, float>>;
 
 /// An engine op whose result is converted to `Out` (sum and prod of integers wrap to T).
 template <class Base, class R>

@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "tessera/core/element_traits.hpp"
 #include "tessera/expr/operators.hpp"
 #include "tessera/expr/reduce.hpp"
 #include "tessera/ragged/ragged_tensor.hpp"
@@ -39,7 +40,7 @@ namespace detail::dlpack {
 template <class T>
 constexpr DLDataType dl_dtype() {
   const auto bits = static_cast<std::uint8_t>(8 * sizeof(T));
-  if constexpr (std::is_floating_point_v<T>) return {kDLFloat, bits, 1};
+  if constexpr (Floating<T>) return {kDLFloat, bits, 1};
   if constexpr (std::is_same_v<T, bool> || std::is_unsigned_v<T>) return {kDLUInt, bits, 1};
   return {kDLInt, bits, 1};
 }

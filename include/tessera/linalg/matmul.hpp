@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "tessera/core/dtype.hpp"
+#include "tessera/core/element_traits.hpp"
 #include "tessera/core/tensor_class.hpp"
 #include "tessera/expr/evaluate.hpp"
 #include "tessera/expr/operators.hpp"
@@ -171,7 +172,7 @@ Tensor<T> einsum(std::string_view equation, const std::vector<Tensor<T>>& operan
 template <Expression A, Expression B>
 auto cdist(const A& a, const B& b, double p = 2.0) {
   using P = detail::product_t<A, B>;
-  using T = std::conditional_t<std::is_floating_point_v<P>, P, float>;
+  using T = std::conditional_t<Floating<P>, P, float>;
   const detail::OpScope scope("cdist");
   return detail::cdist_tensor(detail::operand_as<T>(a), detail::operand_as<T>(b), p);
 }

@@ -19,6 +19,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "tessera/core/element_traits.hpp"
 #include "tessera/core/tensor_class.hpp"
 #include "tessera/expr/evaluate.hpp"
 #include "tessera/expr/operators.hpp"
@@ -319,7 +320,7 @@ const D& IndexingMethods<D>::index_put_(const std::vector<Tensor<I>>& indices, c
       "tessera: index_put_ writes into a Tensor; evaluate the expression first (ts::eval)");
   detail::require_index_type<I>();
   const detail::OpScope scope("index_put_");
-  if constexpr (std::is_arithmetic_v<V>) {
+  if constexpr (Arithmetic<V>) {
     detail::index_put_tensor(
         self(), indices, Tensor<T>::scalar(static_cast<T>(values), self().device()), accumulate);
   } else {
@@ -342,7 +343,7 @@ const D& IndexingMethods<D>::masked_fill_(const Tensor<bool>& mask, const V& val
   static_assert(
       std::is_same_v<D, Tensor<T>>,
       "tessera: masked_fill_ writes into a Tensor; evaluate the expression first (ts::eval)");
-  static_assert(std::is_arithmetic_v<V>, "tessera: masked_fill_ takes a number");
+  static_assert(Arithmetic<V>, "tessera: masked_fill_ takes a number");
   const detail::OpScope scope("masked_fill_");
   detail::check_masked_fill(self().shape(), self().device(), mask.shape(), mask.device());
   Tensor<T> target = self();  // a second handle: assignment writes into the shared elements

@@ -17,6 +17,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "tessera/core/element_traits.hpp"
 #include "tessera/core/tensor_class.hpp"
 #include "tessera/expr/evaluate.hpp"
 #include "tessera/expr/reduce_dims.hpp"
@@ -68,7 +69,7 @@ Tensor<T> diff_tensor(const Tensor<T>& x, std::int64_t n, std::int64_t dim);
 
 /// cov's and corrcoef's result type: the input's floating type, float for integers (PyTorch).
 template <class T>
-using cov_t = std::conditional_t<std::is_floating_point_v<T>, T, float>;
+using cov_t = std::conditional_t<Floating<T>, T, float>;
 
 /// The covariance (or, when `corr`, the correlation) matrix of x's rows. Precompiled for the
 /// number dtypes.
@@ -78,7 +79,7 @@ Tensor<cov_t<T>> cov_tensor(const Tensor<T>& x, double correction, bool corr);
 /// A floating value type, or a compile-time error naming the fix.
 template <class T>
 constexpr void require_floating_order_stat() {
-  static_assert(std::is_floating_point_v<T>,
+  static_assert(Floating<T>,
                 "tessera: quantile, nanquantile, softmax and log_softmax need a floating input "
                 "(as PyTorch); cast first, e.g. ts::quantile(x.cast<float>(), 0.5)");
 }

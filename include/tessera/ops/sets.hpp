@@ -22,6 +22,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "tessera/core/element_traits.hpp"
 #include "tessera/core/tensor_class.hpp"
 #include "tessera/expr/evaluate.hpp"
 
@@ -74,7 +75,7 @@ namespace detail {
 
 /// The result dtype of histc over T: T for floats, float32 for integers.
 template <class T>
-using histc_t = std::conditional_t<std::is_floating_point_v<T>, T, float>;
+using histc_t = std::conditional_t<Floating<T>, T, float>;
 
 /// unique (consecutive = false) or unique_consecutive of `x` (any layout and device).
 /// Precompiled for every dtype (src/ops/sets.cpp).
@@ -100,7 +101,7 @@ Tensor<std::int64_t> one_hot_tensor(const Tensor<std::int64_t>& labels, std::int
 template <class E>
 Tensor<std::int64_t> int64_of(const E& e, const char* op) {
   using T = typename std::remove_cvref_t<E>::value_type;
-  static_assert(std::is_integral_v<T> && !std::is_same_v<T, bool>,
+  static_assert(Integer<T>,
                 "tessera: this function takes integer tensors (as PyTorch); cast first, e.g. "
                 "x.cast<int64_t>()");
   (void)op;
@@ -201,7 +202,7 @@ HistogramResult<typename std::remove_cvref_t<E>::value_type> histogram(
     const E& e, std::int64_t bins,
     const HistogramOptions<typename std::remove_cvref_t<E>::value_type>& options) {
   using T = typename std::remove_cvref_t<E>::value_type;
-  static_assert(std::is_floating_point_v<T>,
+  static_assert(Floating<T>,
                 "tessera::histogram: float or double input (as torch.histogram); cast first");
   const detail::OpScope scope("histogram");
   return detail::histogram_tensor<T>(detail::tensor_of(e), bins, nullptr, options);
@@ -221,7 +222,7 @@ HistogramResult<typename std::remove_cvref_t<E>::value_type> histogram(
     const E& e, const Tensor<typename std::remove_cvref_t<E>::value_type>& edges,
     const HistogramOptions<typename std::remove_cvref_t<E>::value_type>& options) {
   using T = typename std::remove_cvref_t<E>::value_type;
-  static_assert(std::is_floating_point_v<T>,
+  static_assert(Floating<T>,
                 "tessera::histogram: float or double input (as torch.histogram); cast first");
   const detail::OpScope scope("histogram");
   return detail::histogram_tensor<T>(detail::tensor_of(e), 0, &edges, options);

@@ -14,6 +14,7 @@
 #include <initializer_list>
 #include <vector>
 
+#include "tessera/core/element_traits.hpp"
 #include "tessera/core/tensor_class.hpp"
 #include "tessera/expr/evaluate.hpp"
 
@@ -231,7 +232,7 @@ Tensor<typename E::value_type> ones_like(const E& x) {
 
 /// `value` in x's shape, dtype and device (x is not evaluated).
 template <Expression E, class V>
-requires std::is_arithmetic_v<V> Tensor<typename E::value_type> full_like(const E& x, V value) {
+requires Arithmetic<V> Tensor<typename E::value_type> full_like(const E& x, V value) {
   using T = typename E::value_type;
   return Tensor<T>::full(detail::expr_shape(x), static_cast<T>(value), detail::device_of(x));
 }

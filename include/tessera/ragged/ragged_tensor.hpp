@@ -11,6 +11,7 @@
 
 #include "tessera/core/device.hpp"
 #include "tessera/core/dtype.hpp"
+#include "tessera/core/element_traits.hpp"
 #include "tessera/tensor.hpp"
 
 namespace tessera {
@@ -189,7 +190,7 @@ template <class X>
 concept Ragged = is_ragged<std::remove_cvref_t<X>>::value;
 /// Operands that may stand beside a ragged operand: arithmetic scalars.
 template <class X>
-concept RaggedScalar = std::is_arithmetic_v<std::remove_cvref_t<X>>;
+concept RaggedScalar = Arithmetic<std::remove_cvref_t<X>>;
 
 template <class R>
 auto ragged_wrap(const R& r, auto values) {

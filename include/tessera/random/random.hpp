@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "tessera/core/element_traits.hpp"
 #include "tessera/core/tensor_class.hpp"
 #include "tessera/expr/evaluate.hpp"
 #include "tessera/random/generator.hpp"
@@ -45,7 +46,7 @@ Tensor<std::int64_t> multinomial_tensor(const Tensor<T>& weights, std::int64_t n
 
 template <class T>
 constexpr void require_floating_random() {
-  static_assert(std::is_floating_point_v<T>,
+  static_assert(Floating<T>,
                 "tessera: rand, randn, normal, bernoulli and multinomial draw float or double "
                 "(as PyTorch); use randint for integers");
 }

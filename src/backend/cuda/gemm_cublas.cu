@@ -13,7 +13,7 @@
 #include "backend/cuda/library_handles.hpp"
 #include "tessera/core/device_runtime.hpp"
 #include "tessera/core/error.hpp"
-#include "tessera/core/gemm_call.hpp"
+#include "backend/gemm_call.hpp"
 
 namespace tessera::detail::device_runtime {
 

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "backend/view_kernel.hpp"
+#include "tessera/core/element_traits.hpp"
 #include "tessera/detail/nonzero_device.cuh"
 #include "tessera/ops/nonzero.hpp"
 #include "tessera/tensor.hpp"
@@ -46,8 +47,7 @@ auto masked_bits_of(const TensorView<T>& x) {
     bits.strides[d] = x.strides[d];
   }
   constexpr U kSignless = static_cast<U>(~(U{1} << (8 * sizeof(U) - 1)));
-  return MaskedBitsKernel<U>{leaf_kernel_of(bits),
-                             std::is_floating_point_v<T> ? kSignless : U(~U{0})};
+  return MaskedBitsKernel<U>{leaf_kernel_of(bits), Floating<T> ? kSignless : U(~U{0})};
 }
 
 }  // namespace

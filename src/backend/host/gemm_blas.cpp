@@ -10,7 +10,7 @@
 #include <cstdint>
 
 #include "tessera/core/error.hpp"
-#include "tessera/core/gemm_call.hpp"
+#include "backend/gemm_call.hpp"
 #include "tessera/expr/host_parallel.hpp"
 
 namespace tessera::detail::host_ops {

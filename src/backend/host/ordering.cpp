@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The host kernels of sort, argsort and topk, instantiated per dtype. Every element becomes an
-// order key (detail/ordering_keys.hpp) paired with its position; rows are sorted by a stable
+// order key (src/backend/ordering_keys.hpp) paired with its position; rows are sorted by a stable
 // LSD radix sort on the key bytes (one pass per byte that varies), or, for topk with a small k,
 // the k best are selected in one pass through a heap. Rows run in parallel, one contiguous
 // range of rows per thread; one long row is cut into one part per thread, each radix sorted
@@ -17,7 +17,7 @@
 #include "backend/ordering_kernels.hpp"
 #include "tessera/core/dtype.hpp"
 #include "tessera/core/tensor_class.hpp"
-#include "tessera/detail/ordering_keys.hpp"
+#include "backend/ordering_keys.hpp"
 #include "tessera/expr/host_parallel.hpp"
 
 namespace tessera::detail::host_ops {

@@ -9,7 +9,7 @@
 #include <limits>
 #include <vector>
 
-#include "tessera/detail/ragged_host.hpp"
+#include "backend/host/ragged_host.hpp"
 #include "tessera/ragged/range.hpp"
 #include "tessera/tensor.hpp"
 

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "tessera/core/element_traits.hpp"
 #include "tessera/core/macros.hpp"
 
 namespace tessera::detail {
@@ -63,7 +64,7 @@ TESSERA_HD inline order_key_t<T> order_key(T x) {
     return x ? K(1) : K(0);
   } else if constexpr (std::is_unsigned_v<T>) {
     return static_cast<K>(x);
-  } else if constexpr (std::is_integral_v<T>) {
+  } else if constexpr (Integral<T>) {
     return static_cast<K>(static_cast<K>(x) ^ sign);
   } else {
     const K bits = float_bits(x == T(0) ? T(0) : x);
@@ -89,7 +90,7 @@ TESSERA_HD inline T value_of_key(order_key_t<T> key) {
     return key != 0;
   } else if constexpr (std::is_unsigned_v<T>) {
     return static_cast<T>(key);
-  } else if constexpr (std::is_integral_v<T>) {
+  } else if constexpr (Integral<T>) {
     return static_cast<T>(static_cast<K>(key ^ sign));
   } else {
     return float_of_bits<T>((key & sign) ? K(key & ~sign) : K(~key));
@@ -99,7 +100,7 @@ TESSERA_HD inline T value_of_key(order_key_t<T> key) {
 /// True when value_of_key(key) may differ from the element it came from (zero or NaN).
 template <class T>
 TESSERA_HD inline bool key_is_ambiguous(order_key_t<T> key) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (Floating<T>) {
     using K = order_key_t<T>;
     constexpr K sign = K(K(1) << (8 * sizeof(K) - 1));
     return key == sign || key == K(~K(0));
