@@ -29,9 +29,13 @@ struct builtin_element {
 /// would look up the library's operator templates and make the concepts below recursive.
 template <class T>
 struct element_traits {
+  /// T is bool.
   static constexpr bool is_bool = detail::builtin_element<T>::is_bool;
+  /// T is an integer type other than bool.
   static constexpr bool is_integer = detail::builtin_element<T>::is_integer;
+  /// T is a floating-point type.
   static constexpr bool is_floating = detail::builtin_element<T>::is_floating;
+  /// T is a complex type.
   static constexpr bool is_complex = false;
   /// Whether `<` orders the values (sort, max, clamp, searchsorted, quantile need it).
   static constexpr bool ordered = is_bool || is_integer || is_floating;
