@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""Fits the float polynomials of the host's own vector kernels (src/core/host_vector_float_kernels.inl)
+"""Fits the float polynomials of the host's own vector kernels (src/backend/host/host_vector_float_kernels.inl)
 and prints them as C++ hexadecimal float literals.
 
 Run with NumPy and mpmath (python3 -m venv /tmp/venv-fit && /tmp/venv-fit/bin/pip install numpy

@@ -10,7 +10,7 @@
 #include <sys/sysinfo.h>
 #endif
 
-#include "host_block_cache.hpp"
+#include "backend/host/host_block_cache.hpp"
 #include "tessera/core/device_runtime.hpp"
 #include "tessera/core/error.hpp"
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tessera/core/error.hpp"
+#include "tessera/linalg/cdist.hpp"
 #include "tessera/linalg/matmul.hpp"
 #include "tessera/linalg/product.hpp"
 #include "tessera/tensor.hpp"

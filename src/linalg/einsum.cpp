@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tessera/core/error.hpp"
+#include "tessera/linalg/einsum.hpp"
 #include "tessera/linalg/matmul.hpp"
 #include "tessera/linalg/product.hpp"
 #include "tessera/tensor.hpp"

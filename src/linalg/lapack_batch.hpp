@@ -13,23 +13,16 @@
 // high-level routines refuse a NaN input without computing anything, where PyTorch returns
 // NaNs).
 
-#if defined(_OPENMP)
-#include <omp.h>
-#endif
-
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
-#include <exception>
 #include <limits>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "linalg/lapack_routines.hpp"
+#include "backend/host/lapack_routines.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/expr/broadcast.hpp"
 #include "tessera/expr/host_parallel.hpp"
@@ -246,19 +239,6 @@ class Scratch {
   Slot<lapack_int> ints_[2];
 };
 
-/// True when the OpenMP pool's threads sleep as soon as a parallel region ends
-/// (OMP_WAIT_POLICY=passive, read once).
-inline bool pool_threads_sleep() {
-  static const bool passive = [] {
-    const char* policy = std::getenv("OMP_WAIT_POLICY");
-    if (policy == nullptr) return false;
-    std::string value(policy);
-    for (char& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return value == "passive";
-  }();
-  return passive;
-}
-
 /// Runs `f(b, scratch)` for every matrix b of a batch of `count`: in parallel on the host pool
 /// when there are several small ones (`size` = the largest extent), in contiguous runs of
 /// matrices that share one Scratch; on this thread otherwise (where one LAPACK call uses
@@ -268,9 +248,8 @@ inline bool pool_threads_sleep() {
 /// routine; when the pool's threads sleep between regions, each region pays their wake-up, and
 /// below kAloneBelow one thread is faster. Float64, two passive threads against one, 2-core
 /// AMD EPYC: 512 x 512 solve 4.9 ms against 3.7, cholesky 7.2 against 2.6, eigh 83 against 33,
-/// svd 185 against 83; at 1024 solve 21 against 24 (cholesky, eigh and svd still gain). Those
-/// matrices run on this thread inside an active region of two threads, where OpenBLAS sees
-/// omp_in_parallel() and stays on one thread; the other sleeps at the region's end.
+/// svd 185 against 83; at 1024 solve 21 against 24 (cholesky, eigh and svd still gain). The
+/// host scheduler's host_run_library_call keeps those on one OpenBLAS thread.
 template <class T, class F>
 void for_each_matrix(std::int64_t count, std::int64_t size, const F& f) {
   constexpr std::int64_t kParallelBelow = 192;
@@ -282,32 +261,11 @@ void for_each_matrix(std::int64_t count, std::int64_t size, const F& f) {
     });
     return;
   }
-  auto all = [&] {
+  constexpr std::int64_t kAloneBelow = 1024;
+  host_run_library_call(size, kAloneBelow, [&] {
     Scratch<T> scratch;
     for (std::int64_t b = 0; b < count; ++b) f(b, scratch);
-  };
-#if defined(_OPENMP)
-  constexpr std::int64_t kAloneBelow = 1024;
-  if (size >= kAloneBelow || host_thread_count() < 2 || omp_in_parallel() ||
-      !pool_threads_sleep()) {
-    all();
-    return;
-  }
-  std::exception_ptr error;
-#pragma omp parallel num_threads(2)
-  {
-    if (omp_get_thread_num() == 0) {
-      try {
-        all();
-      } catch (...) {
-        error = std::current_exception();
-      }
-    }
-  }
-  if (error) std::rethrow_exception(error);
-#else
-  all();
-#endif
+  });
 }
 
 /// The first nonzero status of a batch (LAPACK's info > 0) and its batch element, or -1.

@@ -14,7 +14,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "linalg/lapack_routines.hpp"
+#include "backend/host/lapack_routines.hpp"
 #include "tessera/expr/host_parallel.hpp"
 
 namespace tessera::detail::lapack_batch {

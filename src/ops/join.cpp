@@ -8,6 +8,7 @@
 
 #include "ops/gather_plan.hpp"
 #include "tessera/expr/broadcast.hpp"
+#include "tessera/ops/joining.hpp"
 
 namespace tessera::detail {
 

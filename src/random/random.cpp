@@ -11,7 +11,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "random/random_fill.hpp"
+#include "backend/random_fill.hpp"
 #include "random/uniform_key_order.hpp"
 #include "tessera/core/element_traits.hpp"
 #include "tessera/expr/host_parallel.hpp"

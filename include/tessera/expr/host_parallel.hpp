@@ -6,8 +6,8 @@
 /// parallel region would cost more than it saves.
 ///
 /// The scheduling itself (the pool's regions, claiming parts, probing and pricing) is compiled
-/// once, in the library (src/core/host_parallel.cpp); the templates here only hand it the work
-/// through a HostFunctionRef. Each kernel then instantiates its loop and nothing else: no
+/// once, in the library (src/backend/host/host_parallel.cpp); the templates here only hand it the
+/// work through a HostFunctionRef. Each kernel then instantiates its loop and nothing else: no
 /// parallel region, no scheduler copy per expression type (docs/architecture.md, "Build cost").
 
 #include <algorithm>
@@ -53,6 +53,15 @@ std::int64_t host_thread_count();
 
 /// Runs `f(block)` for every block in [0, blocks) on the host pool (library code).
 void host_parallel_run(std::int64_t blocks, HostFunctionRef<void(std::int64_t)> f);
+
+/// Runs `f` on the calling thread, where `f` calls a library that opens OpenMP regions of its
+/// own (OpenBLAS, inside LAPACK: hundreds per routine). When the pool's threads sleep between
+/// regions (OMP_WAIT_POLICY=passive), each such region pays their wake-up, so for `work` below
+/// `alone_below` `f` runs inside an active region of two threads, on its first: the library
+/// sees omp_in_parallel() and stays on one thread, and the other sleeps once at the region's
+/// end. Otherwise (spinning threads, one thread, already in a region, another host system)
+/// `f` simply runs. An exception from `f` reaches the caller.
+void host_run_library_call(std::int64_t work, std::int64_t alone_below, HostFunctionRef<void()> f);
 
 /// Runs `f(block)` for every block in [0, blocks) on the host policy (inline for one block).
 template <class F>
@@ -190,7 +199,7 @@ struct HostSplit {
   bool fresh = false;
 };
 
-/// host_adaptive_for's scheduler, compiled once (src/core/host_parallel.cpp): `records` are
+/// host_adaptive_for's scheduler, compiled once (src/backend/host/host_parallel.cpp): `records` are
 /// the work's HostWorkRecord per size class.
 void host_adaptive_run(std::int64_t items, const HostSplit& split, HostWorkRecord* records,
                        HostFunctionRef<void(std::int64_t, std::int64_t)> body,

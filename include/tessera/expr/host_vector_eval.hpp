@@ -89,7 +89,8 @@ struct HostVectorRoot<C, UnaryKernel<Op, C, C, A>> {
   }
 };
 
-/// float pow (the vector loop computes 2^(b log2 a) in double, src/core/host_vector_pow.inl).
+/// float pow (the vector loop computes 2^(b log2 a) in double,
+/// src/backend/host/host_vector_pow.inl).
 template <class A, class B>
 struct HostVectorRoot<float, BinaryKernel<ops::Pow, float, float, A, B>> {
   static constexpr bool value = true;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file matmul.hpp
-/// Matrix products (PyTorch semantics): `ts::matmul`, `mm`, `bmm`, `mv`, `dot`, `outer`,
-/// `tensordot` and `ts::einsum`, on every dtype and device, each one call of the product
+/// Matrix products (PyTorch semantics): `ts::matmul`, `mm`, `bmm`, `mv`, `dot`, `outer` and
+/// `tensordot` (einsum: linalg/einsum.hpp; cdist: linalg/cdist.hpp), on every dtype and
+/// device, each one call of the product
 /// engine (tessera/linalg/product.hpp): float and double through the BLAS (OpenBLAS on the
 /// host, cuBLAS on a GPU), integers (accumulated in T, wrapping) and bool (the logical product)
 /// through the library's own kernel. Operands of two dtypes are promoted as `+` promotes them;
@@ -46,10 +47,6 @@ Tensor<T> tensordot_tensor(const Tensor<T>& a, const Tensor<T>& b,
                            const std::vector<std::int64_t>& dims_b);
 template <class T>
 Tensor<T> tensordot_tensor(const Tensor<T>& a, const Tensor<T>& b, std::int64_t dims);
-template <class T>
-Tensor<T> einsum_tensor(std::string_view equation, const std::vector<Tensor<T>>& operands);
-template <class T>
-Tensor<T> cdist_tensor(const Tensor<T>& a, const Tensor<T>& b, double p);
 
 /// The dtype of a product of A and B: `+`'s promotion.
 template <class A, class B>
@@ -140,42 +137,6 @@ Tensor<detail::product_t<A, B>> tensordot(
                                   dims.second);
 }
 
-/// Einstein summation (torch.einsum): letters a-z and A-Z, `...` for broadcast dimensions,
-/// `->` optional (then the output is the ellipsis and the letters used once, in character-code
-/// order); a repeated letter in one operand takes the diagonal; letters absent from the output
-/// are summed. The result keeps T (integers wrap). Any number of operands, contracted left to
-/// right, each pair as one batched product. ValueError naming the equation and the letter for
-/// a malformed equation, a wrong operand count or extents that disagree (1 broadcasts).
-///
-///     auto c = ts::einsum("bij,bjk->bik", {a, b});   auto tr = ts::einsum("ii", {m});
-template <class T>
-Tensor<T> einsum(std::string_view equation, std::initializer_list<Tensor<T>> operands) {
-  const detail::OpScope scope("einsum");
-  return detail::einsum_tensor(equation, std::vector<Tensor<T>>(operands));
-}
-/// einsum over a vector of operands.
-template <class T>
-Tensor<T> einsum(std::string_view equation, const std::vector<Tensor<T>>& operands) {
-  const detail::OpScope scope("einsum");
-  return detail::einsum_tensor(equation, operands);
-}
-
-/// The p-norm distances between the rows of `a` (..., P, M) and of `b` (..., R, M): (..., P, R),
-/// batch dimensions broadcast (torch.cdist). p >= 0 (0 counts differing columns, infinity takes
-/// the largest difference); float and double (integers are converted to float, as a sum of
-/// products would be). For p = 2 with more than 25 rows on either side the distances come from
-/// the product engine (|x|^2 + |y|^2 - 2 x.y, clamped at 0), as PyTorch computes them, so
-/// equal rows may be a rounding error apart; otherwise from |x - y| on the reduction engine.
-/// ShapeError for fewer than 2 dimensions or column counts that differ, ValueError for p < 0.
-///
-///     auto d = ts::cdist(points, centroids);   auto l1 = ts::cdist(a, b, 1.0);
-template <Expression A, Expression B>
-auto cdist(const A& a, const B& b, double p = 2.0) {
-  using P = detail::product_t<A, B>;
-  using T = std::conditional_t<Floating<P>, P, float>;
-  const detail::OpScope scope("cdist");
-  return detail::cdist_tensor(detail::operand_as<T>(a), detail::operand_as<T>(b), p);
-}
 /// @}
 
 }  // namespace TESSERA_EVAL_NS

@@ -4,8 +4,8 @@
 /// Indexing and gathering (PyTorch semantics unless marked TF): `x.index(x.nonzero(
 /// ts::as_tuple))`, `x.index({rows, cols})`, `x.index(mask)`, `x.masked_select(mask)`,
 /// `x.index_select(0, i)`, `x.gather(1, i)`, `x.take(i)`, `x.take_along_dim(x.argsort(1), 1)`,
-/// `ts::gather_nd(params, indices, {.batch_dims = 1})` (TF), `ts::cat({a, b}, 0)`,
-/// `ts::stack({a, b}, 1)`.
+/// `ts::gather_nd(params, indices, {.batch_dims = 1})` (TF). Joining tensors (`cat`, `stack`):
+/// tessera/ops/joining.hpp.
 ///
 /// Every one of them computes where each output element comes from and copies through one
 /// gather kernel per device (docs/architecture.md, "which engine runs what"); the kernels are
@@ -70,10 +70,6 @@ Tensor<T> gather_nd_tensor(const Tensor<T>& params, const Tensor<I>& indices,
 template <class T, class I>
 void index_put_tensor(const Tensor<T>& x, const std::vector<Tensor<I>>& indices,
                       const Tensor<T>& values, bool accumulate);
-/// cat (or stack: a new dim) of tensors of one dtype on one device.
-template <class T>
-Tensor<T> join_tensors(const char* op, const std::vector<Tensor<T>>& tensors, std::int64_t dim,
-                       bool stack);
 
 /// masked_fill_'s checks: the mask on x's device (DeviceError) and broadcasting to x's shape
 /// (ShapeError naming both shapes).
@@ -213,36 +209,6 @@ Tensor<typename E::value_type> gather_nd(const E& params, const Tensor<I>& indic
 /// @}
 
 }  // namespace TESSERA_EVAL_NS
-
-/// @name Joining tensors
-/// @{
-
-/// The tensors joined along `dim` (same dtype and device, DeviceError otherwise; shapes equal
-/// except along dim, ShapeError naming the first mismatching tensor and both shapes). Empty
-/// 1-D tensors (shape (0)) are skipped, as PyTorch does; an empty list is a ValueError.
-template <class T>
-Tensor<T> cat(const std::vector<Tensor<T>>& tensors, std::int64_t dim = 0) {
-  const detail::OpScope scope("cat");
-  return detail::join_tensors("cat", tensors, dim, false);
-}
-/// cat of a braced list: `ts::cat({a, b, c}, 0)`.
-template <class T>
-Tensor<T> cat(std::initializer_list<Tensor<T>> tensors, std::int64_t dim = 0) {
-  return tessera::cat(std::vector<Tensor<T>>(tensors), dim);
-}
-/// The tensors (equal shapes, one dtype and device) stacked along a new dim `dim` in
-/// [-(rank + 1), rank].
-template <class T>
-Tensor<T> stack(const std::vector<Tensor<T>>& tensors, std::int64_t dim = 0) {
-  const detail::OpScope scope("stack");
-  return detail::join_tensors("stack", tensors, dim, true);
-}
-/// stack of a braced list: `ts::stack({a, b}, 1)`.
-template <class T>
-Tensor<T> stack(std::initializer_list<Tensor<T>> tensors, std::int64_t dim = 0) {
-  return tessera::stack(std::vector<Tensor<T>>(tensors), dim);
-}
-/// @}
 
 // ---- the methods (ops/indexing_methods.hpp, where they are documented) -----------------------
 #if !defined(TESSERA_DOXYGEN)

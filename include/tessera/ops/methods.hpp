@@ -8,15 +8,16 @@
 /// the one place that names them all.
 
 #include "tessera/linalg/matmul_methods.hpp"
+#include "tessera/ops/activations_methods.hpp"
 #include "tessera/ops/indexing_methods.hpp"
 #include "tessera/ops/nonzero_methods.hpp"
-#include "tessera/ops/order_stats_methods.hpp"
 #include "tessera/ops/ordering_methods.hpp"
 #include "tessera/ops/reduce_methods.hpp"
 #include "tessera/ops/scatter_methods.hpp"
 #include "tessera/ops/searchsorted_methods.hpp"
 #include "tessera/ops/sets_methods.hpp"
 #include "tessera/ops/shape_methods.hpp"
+#include "tessera/ops/statistics_methods.hpp"
 
 namespace tessera {
 
@@ -27,7 +28,8 @@ struct OpMethods : NonzeroMethods<D>,
                    ScatterMethods<D>,
                    ReduceMethods<D>,
                    OrderingMethods<D>,
-                   OrderStatsMethods<D>,
+                   StatisticsMethods<D>,
+                   ActivationMethods<D>,
                    IndexingMethods<D>,
                    ShapeMethods<D>,
                    MatmulMethods<D>,

@@ -2,7 +2,7 @@
 // The precompiled node kernels of host-compiled device expressions, one instantiation per dtype,
 // on the device executor (Thrust on the device policy).
 
-#include "kernels/elementwise_nodes.inl"
+#include "backend/elementwise_nodes.inl"
 #include "tessera/expr/device_executor.cuh"
 
 namespace tessera::detail::cuda_nodes {

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The device backend of the random streams: one thread per Philox block writes the elements
-// that block feeds (src/kernels/random_streams.inl), the same values the host writes.
+// that block feeds (src/backend/random_streams.inl), the same values the host writes.
 
 #include <cstdint>
 
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
 
-#include "random/random_fill.hpp"
+#include "backend/random_fill.hpp"
 #include "tessera/detail/device_work.cuh"
 
 namespace tessera::detail::random_fill {

@@ -2,7 +2,7 @@
 // The reduction engine's device kernels for host-compiled callers: one instantiation per op and
 // canonical dtype (reduce_nodes.hpp), over an evaluated operand.
 
-#include "kernels/elementwise_nodes.inl"
+#include "backend/elementwise_nodes.inl"
 #include "tessera/detail/reduce_device.cuh"
 #include "tessera/expr/reduce_nodes.hpp"
 

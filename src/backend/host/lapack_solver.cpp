@@ -8,8 +8,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "backend/host/lapack_routines.hpp"
 #include "backend/solver_call.hpp"
-#include "linalg/lapack_routines.hpp"
 #include "tessera/core/error.hpp"
 
 namespace tessera::detail::host_ops {

@@ -7,4 +7,4 @@
 #define TESSERA_VECTOR_ARCH xsimd::avx512bw
 #define TESSERA_VECTOR_TABLE host_vector_math_avx512
 #define TESSERA_VECTOR_RENAME(name) tessera_avx512_##name
-#include "core/host_vector_math_isa.inl"
+#include "backend/host/host_vector_math_isa.inl"

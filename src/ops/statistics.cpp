@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Order statistics and row functions: argument checks, then compositions of the existing
-// engines (sort, reductions and scans, take_along_dim, pointwise expressions), once per dtype.
-// Nothing here reads device memory: every step is a tensor operation on x's device.
+// Statistics and activations (order statistics, softmax, diff, cov): argument checks, then
+// compositions of the existing engines (sort, reductions and scans, take_along_dim, pointwise
+// expressions), once per dtype. Nothing here reads device memory: every step is a tensor operation
+// on x's device.
 
 #include <algorithm>
 #include <cmath>

@@ -68,7 +68,7 @@ xsimd::batch_bool<T, Arch> odd(const Batch<T>& v) {
 #endif
 }
 
-#include "core/host_vector_float_kernels.inl"
+#include "backend/host/host_vector_float_kernels.inl"
 
 /// Elements a unary loop computes into an L1 buffer before it checks their lanes and copies
 /// them out: one branch per block, not per batch (see `odd`).
@@ -150,7 +150,7 @@ void unary_loop(const T* in, T* out, std::int64_t n, ScalarUnary<T> scalar) {
   for (std::int64_t k = 0; i + k < n; ++k) out[i + k] = r[k];
 }
 
-#include "core/host_vector_pow.inl"
+#include "backend/host/host_vector_pow.inl"
 
 /// float pow by pow_kernel (host_vector_pow.inl, within an ulp of the correctly rounded float)
 /// where a > 0 is normal, b finite and the result a normal float below the largest; every other

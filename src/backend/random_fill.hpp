@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The two backends of the random streams: each writes the n elements of one call of a
-// distribution (src/kernels/random_streams.inl) into contiguous memory of its device.
+// distribution (src/backend/random_streams.inl) into contiguous memory of its device.
 
 #include <cstdint>
 
-#include "kernels/random_streams.inl"
+#include "backend/random_streams.inl"
 
 namespace tessera::detail::random_fill {
 

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
-/// @file order_stats.hpp
-/// Order statistics and row functions (PyTorch semantics) on tensors and expressions:
-/// `float q = ts::quantile(x, 0.5);`, `auto [med, at] = ts::median(x, 1);`,
-/// `auto [kv, ki] = ts::kthvalue(x, 2, 1);`, `auto [mo, mi] = ts::mode(x, 1);`,
-/// `ts::softmax(x, 1)`, `ts::log_softmax(x, -1)`, `ts::diff(x)`, `ts::cov(obs)`,
-/// `ts::corrcoef(obs)`.
+/// @file statistics.hpp
+/// Statistics (PyTorch semantics) on tensors and expressions: order statistics
+/// (`float q = ts::quantile(x, 0.5);`, `auto [med, at] = ts::median(x, 1);`,
+/// `auto [kv, ki] = ts::kthvalue(x, 2, 1);`, `auto [mo, mi] = ts::mode(x, 1);`), differences
+/// (`ts::diff(x)`) and covariance (`ts::cov(obs)`, `ts::corrcoef(obs)`). Softmax:
+/// tessera/ops/activations.hpp.
 ///
 /// No new kernels: each operation evaluates its input once (a tensor is used as is) and calls a
-/// function precompiled in the library per dtype (src/ops/order_stats.cpp) that composes the
+/// function precompiled in the library per dtype (src/ops/statistics.cpp) that composes the
 /// existing engines: the sort engine (quantile, median, kthvalue, mode), the reduction and
-/// scan engines (NaN counts, softmax's max and sum, mode's run lengths, cov's sums), gathers
+/// scan engines (NaN counts, mode's run lengths, cov's sums), gathers
 /// (take_along_dim) and pointwise expressions. So every operation runs on every device.
 
 #include <cstdint>
@@ -21,7 +21,7 @@
 #include "tessera/core/tensor_class.hpp"
 #include "tessera/expr/evaluate.hpp"
 #include "tessera/expr/reduce_dims.hpp"
-#include "tessera/ops/order_stats_methods.hpp"
+#include "tessera/ops/statistics_methods.hpp"
 
 namespace tessera {
 
@@ -59,10 +59,6 @@ ValuesIndices<T> kthvalue_tensor(const Tensor<T>& x, std::int64_t k, std::int64_
 template <class T>
 ValuesIndices<T> mode_tensor(const Tensor<T>& x, std::int64_t dim, bool keepdim);
 
-/// softmax (or log_softmax when `log`) of x along `dim`. Precompiled for float and double.
-template <class T>
-Tensor<T> softmax_tensor(const Tensor<T>& x, std::int64_t dim, bool log);
-
 /// The n-th forward difference of x along `dim` (bool: logical xor). Precompiled per dtype.
 template <class T>
 Tensor<T> diff_tensor(const Tensor<T>& x, std::int64_t n, std::int64_t dim);
@@ -80,7 +76,7 @@ Tensor<cov_t<T>> cov_tensor(const Tensor<T>& x, double correction, bool corr);
 template <class T>
 constexpr void require_floating_order_stat() {
   static_assert(Floating<T>,
-                "tessera: quantile, nanquantile, softmax and log_softmax need a floating input "
+                "tessera: quantile and nanquantile need a floating input "
                 "(as PyTorch); cast first, e.g. ts::quantile(x.cast<float>(), 0.5)");
 }
 
@@ -230,28 +226,8 @@ ValuesIndices<detail::value_type_t<E>> mode(const E& e, std::int64_t dim = -1,
 }
 /// @}
 
-/// @name Row functions (PyTorch)
+/// @name Differences and covariance (PyTorch)
 /// @{
-
-/// exp(x - max) / sum(exp(x - max)) along `dim` (float or double input; integers are a
-/// compile-time error, as PyTorch raises): `ts::softmax(x, 1)`. No overflow for large x; a row
-/// with a NaN (or +inf) is NaN.
-template <Expression E>
-Tensor<detail::value_type_t<E>> softmax(const E& e, std::int64_t dim) {
-  using T = detail::value_type_t<E>;
-  detail::require_floating_order_stat<T>();
-  const detail::OpScope scope("softmax");
-  return detail::softmax_tensor(detail::tensor_of(e), dim, false);
-}
-
-/// (x - max) - log(sum(exp(x - max))) along `dim`: `ts::log_softmax(x, -1)`.
-template <Expression E>
-Tensor<detail::value_type_t<E>> log_softmax(const E& e, std::int64_t dim) {
-  using T = detail::value_type_t<E>;
-  detail::require_floating_order_stat<T>();
-  const detail::OpScope scope("log_softmax");
-  return detail::softmax_tensor(detail::tensor_of(e), dim, true);
-}
 
 /// The n-th forward difference along `dim` (torch.diff): out[i] = x[i + 1] - x[i], n times
 /// (bool: logical xor); each pass is one shorter, never below 0. ValueError for n < 0,
@@ -284,35 +260,33 @@ Tensor<detail::cov_t<detail::value_type_t<E>>> corrcoef(const E& e) {
 
 }  // namespace TESSERA_EVAL_NS
 
-// ---- the methods (ops/order_stats_methods.hpp, where they are documented) --------------------
+// ---- the methods (ops/statistics_methods.hpp, where they are documented) ---------------------
 #if !defined(TESSERA_DOXYGEN)
-/// Defines OrderStatsMethods<D>::NAME(PARAMS) as tessera::NAME(self(), ARGS).
-#define TESSERA_ORDER_STATS_METHOD(NAME, PARAMS, ARGS) \
-  template <class D>                                   \
-  template <class Abi>                                 \
-  auto OrderStatsMethods<D>::NAME PARAMS const {       \
-    return tessera::NAME ARGS;                         \
+/// Defines StatisticsMethods<D>::NAME(PARAMS) as tessera::NAME(self(), ARGS).
+#define TESSERA_STATISTICS_METHOD(NAME, PARAMS, ARGS) \
+  template <class D>                                  \
+  template <class Abi>                                \
+  auto StatisticsMethods<D>::NAME PARAMS const {      \
+    return tessera::NAME ARGS;                        \
   }
-TESSERA_ORDER_STATS_METHOD(quantile, (double q, Interpolation how), (self(), q, how))
-TESSERA_ORDER_STATS_METHOD(quantile, (double q, std::int64_t dim, bool keepdim, Interpolation how),
-                           (self(), q, dim, keepdim, how))
-TESSERA_ORDER_STATS_METHOD(nanquantile, (double q, Interpolation how), (self(), q, how))
-TESSERA_ORDER_STATS_METHOD(nanquantile,
-                           (double q, std::int64_t dim, bool keepdim, Interpolation how),
-                           (self(), q, dim, keepdim, how))
-TESSERA_ORDER_STATS_METHOD(median, (), (self()))
-TESSERA_ORDER_STATS_METHOD(median, (std::int64_t dim, bool keepdim), (self(), dim, keepdim))
-TESSERA_ORDER_STATS_METHOD(nanmedian, (), (self()))
-TESSERA_ORDER_STATS_METHOD(nanmedian, (std::int64_t dim, bool keepdim), (self(), dim, keepdim))
-TESSERA_ORDER_STATS_METHOD(kthvalue, (std::int64_t k, std::int64_t dim, bool keepdim),
-                           (self(), k, dim, keepdim))
-TESSERA_ORDER_STATS_METHOD(mode, (std::int64_t dim, bool keepdim), (self(), dim, keepdim))
-TESSERA_ORDER_STATS_METHOD(softmax, (std::int64_t dim), (self(), dim))
-TESSERA_ORDER_STATS_METHOD(log_softmax, (std::int64_t dim), (self(), dim))
-TESSERA_ORDER_STATS_METHOD(diff, (std::int64_t n, std::int64_t dim), (self(), n, dim))
-TESSERA_ORDER_STATS_METHOD(cov, (double correction), (self(), correction))
-TESSERA_ORDER_STATS_METHOD(corrcoef, (), (self()))
-#undef TESSERA_ORDER_STATS_METHOD
+TESSERA_STATISTICS_METHOD(quantile, (double q, Interpolation how), (self(), q, how))
+TESSERA_STATISTICS_METHOD(quantile, (double q, std::int64_t dim, bool keepdim, Interpolation how),
+                          (self(), q, dim, keepdim, how))
+TESSERA_STATISTICS_METHOD(nanquantile, (double q, Interpolation how), (self(), q, how))
+TESSERA_STATISTICS_METHOD(nanquantile,
+                          (double q, std::int64_t dim, bool keepdim, Interpolation how),
+                          (self(), q, dim, keepdim, how))
+TESSERA_STATISTICS_METHOD(median, (), (self()))
+TESSERA_STATISTICS_METHOD(median, (std::int64_t dim, bool keepdim), (self(), dim, keepdim))
+TESSERA_STATISTICS_METHOD(nanmedian, (), (self()))
+TESSERA_STATISTICS_METHOD(nanmedian, (std::int64_t dim, bool keepdim), (self(), dim, keepdim))
+TESSERA_STATISTICS_METHOD(kthvalue, (std::int64_t k, std::int64_t dim, bool keepdim),
+                          (self(), k, dim, keepdim))
+TESSERA_STATISTICS_METHOD(mode, (std::int64_t dim, bool keepdim), (self(), dim, keepdim))
+TESSERA_STATISTICS_METHOD(diff, (std::int64_t n, std::int64_t dim), (self(), n, dim))
+TESSERA_STATISTICS_METHOD(cov, (double correction), (self(), correction))
+TESSERA_STATISTICS_METHOD(corrcoef, (), (self()))
+#undef TESSERA_STATISTICS_METHOD
 #endif
 
 }  // namespace tessera

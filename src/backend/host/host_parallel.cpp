@@ -6,7 +6,12 @@
 #include "tessera/expr/host_parallel.hpp"
 
 #include <thrust/for_each.h>
+
 #include <thrust/iterator/counting_iterator.h>
+#include <cctype>
+#include <cstdlib>
+#include <exception>
+#include <string>
 
 #if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP
 #include <omp.h>
@@ -59,6 +64,43 @@ void host_wait_for_team([[maybe_unused]] const std::atomic<std::int64_t>& done,
 }
 
 }  // namespace
+
+/// True when the OpenMP pool's threads sleep as soon as a parallel region ends
+/// (OMP_WAIT_POLICY=passive, read once): the scheduler is the one reader of OpenMP's settings.
+[[maybe_unused]] bool host_pool_threads_sleep() {
+  static const bool passive = [] {
+    const char* policy = std::getenv("OMP_WAIT_POLICY");
+    if (policy == nullptr) return false;
+    std::string value(policy);
+    for (char& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return value == "passive";
+  }();
+  return passive;
+}
+
+void host_run_library_call(std::int64_t work, std::int64_t alone_below, HostFunctionRef<void()> f) {
+#if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP
+  if (work < alone_below && host_thread_count() >= 2 && !omp_in_parallel() &&
+      host_pool_threads_sleep()) {
+    std::exception_ptr error;
+#pragma omp parallel num_threads(2)
+    {
+      if (omp_get_thread_num() == 0) {
+        try {
+          f();
+        } catch (...) {
+          error = std::current_exception();
+        }
+      }
+    }
+    if (error) std::rethrow_exception(error);
+    return;
+  }
+#endif
+  (void)work;
+  (void)alone_below;
+  f();
+}
 
 std::int64_t host_thread_count() {
 #if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP

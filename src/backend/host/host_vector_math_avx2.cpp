@@ -3,4 +3,4 @@
 #define TESSERA_VECTOR_ARCH xsimd::fma3<xsimd::avx2>
 #define TESSERA_VECTOR_TABLE host_vector_math_avx2
 #define TESSERA_VECTOR_RENAME(name) tessera_avx2_##name
-#include "core/host_vector_math_isa.inl"
+#include "backend/host/host_vector_math_isa.inl"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "host_block_cache.hpp"
+#include "backend/host/host_block_cache.hpp"
 
 #include <cstdlib>
 #include <string>

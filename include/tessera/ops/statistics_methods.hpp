@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
-/// @file order_stats_methods.hpp
-/// Order statistics and row functions as methods of every tensor and expression
-/// (`x.quantile(0.5)`, `x.median()`, `(x * 1).median(1)`, `x.softmax(1)`, `x.diff()`), declared
-/// before Tensor is complete; tessera/ops/order_stats.hpp defines them as their free functions.
+/// @file statistics_methods.hpp
+/// Statistics as methods of every tensor and expression (`x.quantile(0.5)`, `x.median()`,
+/// `(x * 1).median(1)`, `x.diff()`, `x.cov()`), declared before Tensor is complete;
+/// tessera/ops/statistics.hpp defines them as their free functions.
 
 #include <cstdint>
 
@@ -21,10 +21,10 @@ enum class Interpolation {
   Nearest    ///< the value at the nearest rank, half to even (as PyTorch)
 };
 
-/// The order statistics and row functions as methods; each is the free function of the same
-/// name applied to this expression (tessera/ops/order_stats.hpp documents them).
+/// The statistics as methods; each is the free function of the same name applied to this
+/// expression (tessera/ops/statistics.hpp documents them).
 template <class D>
-struct OrderStatsMethods {
+struct StatisticsMethods {
   /// ts::quantile(*this, q, how): the q-quantile of every element, as a host value.
   template <class Abi = detail::EvalAbi>
   auto quantile(double q, Interpolation how = Interpolation::Linear) const;
@@ -57,12 +57,6 @@ struct OrderStatsMethods {
   /// ts::mode(*this, dim, keepdim): the most frequent value along `dim` and its last position.
   template <class Abi = detail::EvalAbi>
   auto mode(std::int64_t dim = -1, bool keepdim = false) const;
-  /// ts::softmax(*this, dim): exp(x) / sum(exp(x)) along `dim`, max-subtracted.
-  template <class Abi = detail::EvalAbi>
-  auto softmax(std::int64_t dim) const;
-  /// ts::log_softmax(*this, dim): x - logsumexp(x) along `dim`.
-  template <class Abi = detail::EvalAbi>
-  auto log_softmax(std::int64_t dim) const;
   /// ts::diff(*this, n, dim): the n-th forward difference along `dim`.
   template <class Abi = detail::EvalAbi>
   auto diff(std::int64_t n = 1, std::int64_t dim = -1) const;
