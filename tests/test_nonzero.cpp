@@ -192,9 +192,13 @@ TEST_P(NonzeroDevices, LargeInputsCrossEveryBlockAndChunkPath) {
 // offset of 8 bytes (not 16-byte aligned), and nonzero_static cutting a dense block.
 TEST_P(NonzeroDevices, OutputsBeyondTheCachesMatchTheReference) {
   std::mt19937_64 rng(99);
-  const std::vector<ts::Shape> shapes = {{4500000}, {2100, 1100}, {3, 700, 1000}};
+  // Streaming stores are the host's: a device (one kernel for every size) checks one case.
+  const bool host = GetParam().is_cpu();
+  std::vector<ts::Shape> shapes = {{4500000}, {2100, 1100}, {3, 700, 1000}};
+  if (!host) shapes.resize(1);
   for (const auto& shape : shapes) {
     for (const double density : {0.97, 1.0}) {
+      if (!host && density == 1.0) continue;
       std::bernoulli_distribution pick(density);
       std::vector<std::uint8_t> flags(static_cast<std::size_t>(shape.numel()));
       for (auto& f : flags) f = pick(rng) ? 1 : 0;
