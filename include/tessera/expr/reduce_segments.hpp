@@ -53,8 +53,21 @@ struct SegmentOutput {
       ++count;
     };
     if (!plan.by_column) {
+      const auto begin = static_cast<std::int64_t>(splits[segment]);
       const auto end = static_cast<std::int64_t>(splits[segment + 1]);
-      for (auto p = static_cast<std::int64_t>(splits[segment]); p < end; ++p) fold(p);
+      if (end - begin <= kReduceLanes) {
+        // A row that gives each element a lane of its own: the lane fold's operations in its
+        // order (step from init, then merge in lane order), without the lane array, whose
+        // stores, reloads and branches cost more than the fold itself in rows this short.
+        Acc acc = op.init();
+        for (std::int64_t p = begin; p < end; ++p) {
+          acc = op.merge(
+              acc, op.step(op.init(), static_cast<In>(values[p * plan.inner + c]), p - begin));
+        }
+        store(op, o, acc, end - begin);
+        return;
+      }
+      for (std::int64_t p = begin; p < end; ++p) fold(p);
     } else {
       for (std::int64_t row = 0; row < plan.rows; ++row) {
         const auto first = static_cast<std::int64_t>(splits[row]);
