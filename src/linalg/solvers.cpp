@@ -58,13 +58,12 @@ void lu_determinants(const char* op, const MatrixBatch& m, const T* a, T* sign, 
   const std::int64_t n = m.rows;
   std::vector<lapack_int> info(static_cast<std::size_t>(m.count), 0);
   for_each_matrix<T>(m.count, n, [&](std::int64_t i, Scratch<T>& ws) {
-    if (has_non_finite(a + i * n * n, n * n, false)) {
+    T* lu = ws.values(0, n * n);
+    lapack_int* ipiv = ws.ints(0, n);
+    if (load_columns(a + i * n * n, n, n, lu, n)) {
       nan_determinant(i, sign, logabs, det);
       return;
     }
-    T* lu = ws.values(0, n * n);
-    lapack_int* ipiv = ws.ints(0, n);
-    load_columns(a + i * n * n, n, n, lu, n);
     lapack_int status = 0;
     if (n > 0) status = lapack_getrf(static_cast<lapack_int>(n), lu, ipiv);
     // info > 0 (an exactly zero pivot): the factorisation is complete, the determinant is 0.
