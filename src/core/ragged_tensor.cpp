@@ -8,8 +8,8 @@
 #include <limits>
 #include <vector>
 
-#include "tessera/core/error.hpp"
 #include "backend/host/ragged_host.hpp"
+#include "tessera/core/error.hpp"
 #include "tessera/ragged/ragged_tensor.hpp"
 #include "tessera/tensor.hpp"
 

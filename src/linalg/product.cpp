@@ -10,11 +10,11 @@
 #include <string>
 #include <type_traits>
 
+#include "backend/gemm_call.hpp"
 #include "backend/host/gemm_blas.hpp"
 #include "backend/integer_gemm_kernel.hpp"
 #include "tessera/core/device_runtime.hpp"
 #include "tessera/core/error.hpp"
-#include "backend/gemm_call.hpp"
 #include "tessera/expr/broadcast.hpp"
 #include "tessera/tensor.hpp"
 

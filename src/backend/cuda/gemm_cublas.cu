@@ -11,9 +11,9 @@
 #include <cstdint>
 
 #include "backend/cuda/library_handles.hpp"
+#include "backend/gemm_call.hpp"
 #include "tessera/core/device_runtime.hpp"
 #include "tessera/core/error.hpp"
-#include "backend/gemm_call.hpp"
 
 namespace tessera::detail::device_runtime {
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The device kernels of sort, argsort and topk, on Thrust, instantiated per dtype. Each element
-// becomes its order key (src/backend/ordering_keys.hpp) and its position p = row * n + j; one stable
-// sort by key orders all rows at once, a second stable sort by row id (the row of each sorted
-// position) groups them back into rows without disturbing the order inside each (on CUDA both
-// are CUB radix sorts). Then the first k of each row are written out.
+// becomes its order key (src/backend/ordering_keys.hpp) and its position p = row * n + j; one
+// stable sort by key orders all rows at once, a second stable sort by row id (the row of each
+// sorted position) groups them back into rows without disturbing the order inside each (on CUDA
+// both are CUB radix sorts). Then the first k of each row are written out.
 
 #include <cstdint>
 #include <limits>
@@ -13,9 +13,9 @@
 #include <thrust/sort.h>
 
 #include "backend/ordering_kernels.hpp"
+#include "backend/ordering_keys.hpp"
 #include "tessera/core/dtype.hpp"
 #include "tessera/detail/device_work.cuh"
-#include "backend/ordering_keys.hpp"
 
 namespace tessera::detail::cuda_ops {
 

@@ -9,8 +9,8 @@
 #include <climits>
 #include <cstdint>
 
-#include "tessera/core/error.hpp"
 #include "backend/gemm_call.hpp"
+#include "tessera/core/error.hpp"
 #include "tessera/expr/host_parallel.hpp"
 
 namespace tessera::detail::host_ops {

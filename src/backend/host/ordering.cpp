@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "backend/ordering_kernels.hpp"
+#include "backend/ordering_keys.hpp"
 #include "tessera/core/dtype.hpp"
 #include "tessera/core/tensor_class.hpp"
-#include "backend/ordering_keys.hpp"
 #include "tessera/expr/host_parallel.hpp"
 
 namespace tessera::detail::host_ops {
