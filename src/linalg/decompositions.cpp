@@ -4,6 +4,11 @@
 // linalg/symmetric_eigen.hpp), svd and svdvals (gesdd). The shared machinery:
 // linalg/lapack_batch.hpp.
 
+#include <algorithm>
+#include <limits>
+#include <utility>
+#include <vector>
+
 #include "linalg/device_linalg.hpp"
 #include "linalg/lapack_batch.hpp"
 #include "linalg/symmetric_eigen.hpp"
@@ -51,7 +56,8 @@ Tensor<T> linalg_cholesky(const Tensor<T>& a) {
 
 namespace {
 
-/// Q's and R's columns from A's first column with a NaN onwards are NaN, on every device.
+/// Q's and R's columns from A's first column with a NaN onwards are NaN, on every device (a
+/// device input always passes here; a host one when its copy for LAPACK found a NaN).
 /// Column j of Q and of R depends on A's columns 0..j alone (Gram-Schmidt's order), so the
 /// columns before stay LAPACK's. torch's answer (MKL) is NaN in a subset of these; OpenBLAS's
 /// Householder norms can skip the NaN and leave finite values there.
@@ -81,6 +87,7 @@ linalg::QRResult<T> linalg_qr(const Tensor<T>& a) {
   Tensor<T> q = Tensor<T>::zeros(shape_with(m.batch, {rows, k}));
   Tensor<T> r = Tensor<T>::zeros(shape_with(m.batch, {k, cols}));
   std::vector<lapack_int> info(static_cast<std::size_t>(m.count), 0);
+  std::vector<char> nan_in(static_cast<std::size_t>(m.count), 0);
   if (k > 0) {
     for_each_matrix<T>(m.count, std::max(rows, cols), [&](std::int64_t i, Scratch<T>& ws) {
       const auto lm = static_cast<lapack_int>(rows);
@@ -88,7 +95,8 @@ linalg::QRResult<T> linalg_qr(const Tensor<T>& a) {
       const auto lk = static_cast<lapack_int>(k);
       T* w = ws.values(0, rows * cols);
       T* tau = ws.values(1, k);
-      load_columns(ha.data() + i * rows * cols, rows, cols, w, rows);
+      nan_in[static_cast<std::size_t>(i)] =
+          load_columns(ha.data() + i * rows * cols, rows, cols, w, rows) ? 1 : 0;
       T size_a = T(0);
       T size_b = T(0);
       lapack_int status = lapack_geqrf(lm, ln, w, tau, &size_a, -1);
@@ -110,7 +118,10 @@ linalg::QRResult<T> linalg_qr(const Tensor<T>& a) {
     });
   }
   check_statuses(op, "geqrf/orgqr", info, [](const Failure&) {});
-  return nan_columns_onwards(a, linalg::QRResult<T>{on(q, a.device()), on(r, a.device())});
+  linalg::QRResult<T> f{on(q, a.device()), on(r, a.device())};
+  // The copy for LAPACK found any NaN: no second pass over A without one.
+  const bool any_nan = std::find(nan_in.begin(), nan_in.end(), 1) != nan_in.end();
+  return any_nan ? nan_columns_onwards(a, std::move(f)) : f;
 }
 
 // ---- eigh (syevd) --------------------------------------------------------------------------

@@ -180,16 +180,16 @@ Tensor<T> solve(const char* op, const Tensor<T>& a, const Tensor<T>& b, const Rh
   call.b = x.data();
   call.pivots = pivots.data();
   std::vector<lapack_int> info = run(call, a.device());
-  // A matrix with a NaN: a NaN solution, never an error (lapack_batch's has_non_finite).
-  const std::vector<lapack_int> nan_in = non_finite(ae, false);
+  // A matrix with a NaN: a NaN solution, never an error (lapack_batch.hpp, "NaN in a matrix").
+  const Tensor<bool> nan_matrix = tessera::any(tessera::isnan(ae), Dims{-2, -1}, true);
+  const std::vector<bool> nan_in = nan_matrix.to_vector();
   bool any_nan = false;
   for (std::size_t i = 0; i < info.size(); ++i) {
-    if (nan_in[i] != 0) info[i] = 0;
-    any_nan = any_nan || nan_in[i] != 0;
+    if (nan_in[i]) info[i] = 0;
+    any_nan = any_nan || nan_in[i];
   }
   check_statuses(op, "gesv", info, [&](const Failure& f) { raise_singular(op, m, f); });
   if (!any_nan) return x.mT().contiguous();
-  const Tensor<bool> nan_matrix = tessera::any(tessera::isnan(ae), Dims{-2, -1}, true);
   return eval(where(nan_matrix, std::numeric_limits<T>::quiet_NaN(), x.mT()));
 }
 
@@ -210,7 +210,7 @@ void lu_determinants(const char* op, const Tensor<T>& a, const MatrixBatch& m, T
   for (std::int64_t i = 0; i < m.count; ++i) {
     lapack_int& status = info[static_cast<std::size_t>(i)];
     if (nan_in[static_cast<std::size_t>(i)] != 0) {
-      nan_determinant(i, sign, logabs, det);  // lapack_batch's has_non_finite
+      nan_determinant(i, sign, logabs, det);  // lapack_batch.hpp, "NaN in a matrix"
       status = 0;
       continue;
     }

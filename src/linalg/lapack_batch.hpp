@@ -300,12 +300,7 @@ inline std::string batch_part(const MatrixBatch& m, std::int64_t element) {
 inline constexpr lapack_int kNonFinite = std::numeric_limits<lapack_int>::min();
 
 /// True when any of the `count` values at `p` is NaN (or, with `infinite`, infinite).
-///
-/// A NaN anywhere in a matrix makes every element of its inverse, of a solution and of its
-/// determinant NaN, as in torch (MKL's LU carries the NaN into every pivot). OpenBLAS's pivot
-/// search skips a NaN, so its LU can leave finite values or find a zero pivot: inv, solve, det
-/// and slogdet look for a NaN while copying the matrix for LAPACK (load_columns) and answer
-/// NaN (slogdet: sign 0, log |det| NaN) without factoring it.
+
 template <class T>
 bool has_non_finite(const T* p, std::int64_t count, bool infinite) {
   for (std::int64_t i = 0; i < count; ++i) {
@@ -419,8 +414,14 @@ void lu_determinant(const T* diag, std::int64_t step, const Pivot* ipiv, std::in
   if (det != nullptr) det[i] = singular ? T(0) : (swaps_odd ? -product : product);
 }
 
-/// The determinant of a matrix that holds a NaN (see has_non_finite): NaN, or sign 0 (torch's
-/// sign of a NaN pivot) and log |det| NaN.
+// NaN in a matrix: it makes every element of the matrix's inverse, of a solution and of its
+// determinant NaN, as in torch (MKL's LU carries the NaN into every pivot). OpenBLAS's pivot
+// search skips a NaN, so its LU can leave finite values or find a zero pivot: inv, solve, det
+// and slogdet look for a NaN while copying the matrix for LAPACK (load_columns; on a device,
+// one reduction) and answer NaN without factoring it, never a singular-matrix error.
+
+/// The determinant of a matrix that holds a NaN: NaN, or sign 0 (torch's sign of a NaN pivot)
+/// and log |det| NaN.
 template <class T>
 void nan_determinant(std::int64_t i, T* sign, T* logabs, T* det) {
   const T nan = std::numeric_limits<T>::quiet_NaN();
@@ -433,7 +434,7 @@ void nan_determinant(std::int64_t i, T* sign, T* logabs, T* det) {
 
 /// Solves A X = B for every matrix: a (count, n, n), b (count, n, k) row-major host tensors;
 /// returns X (count, n, k) row-major and raises for a singular A (`op` names the caller). A
-/// matrix that holds a NaN gives a NaN X, never an error (has_nan_solution).
+/// matrix that holds a NaN gives a NaN X, never an error ("NaN in a matrix" above).
 template <class T>
 void gesv_batch(const char* op, const MatrixBatch& m, const T* a, const T* b, std::int64_t k,
                 T* x) {

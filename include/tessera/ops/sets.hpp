@@ -14,8 +14,8 @@
 /// histc and histogram add with the scatter engine's segment sums (index order: float sums are
 /// the same bits run after run and on every device); histogram bins with searchsorted.
 /// Results whose size depends on the data (unique, unique_consecutive, bincount, one_hot with
-/// num_classes = -1, histc with min == max, histogram without a range) wait for the device to
-/// learn it.
+/// num_classes = -1, histc with min == max) wait for the device to learn it; histogram waits
+/// for its data range (without a range), its outer edges, and given edges' order check.
 
 #include <cstdint>
 #include <optional>

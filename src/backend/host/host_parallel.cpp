@@ -63,8 +63,6 @@ void host_wait_for_team([[maybe_unused]] const std::atomic<std::int64_t>& done,
 #endif
 }
 
-}  // namespace
-
 /// True when the OpenMP pool's threads sleep as soon as a parallel region ends
 /// (OMP_WAIT_POLICY=passive, read once): the scheduler is the one reader of OpenMP's settings.
 [[maybe_unused]] bool host_pool_threads_sleep() {
@@ -77,6 +75,8 @@ void host_wait_for_team([[maybe_unused]] const std::atomic<std::int64_t>& done,
   }();
   return passive;
 }
+
+}  // namespace
 
 void host_run_library_call(std::int64_t work, std::int64_t alone_below, HostFunctionRef<void()> f) {
 #if TESSERA_HOST_SYSTEM == TESSERA_HOST_SYSTEM_OMP
