@@ -164,7 +164,7 @@ TYPED_TEST(LinalgRules, InputsStayAndEdgeValues) {
 }
 
 // eigh of matrices from order 64 on, where the host runs syevd's steps itself
-// (src/linalg/symmetric_eigen.hpp), at norms far below and above syevd's scaling thresholds
+// (src/backend/host/symmetric_eigen.hpp), at norms far below and above syevd's scaling thresholds
 // (sqrt(safmin / eps) and its inverse, where squares underflow and overflow): A v = λ v,
 // orthonormal v, ascending λ, and λ(s A) = s λ(A). The batch's second matrix is the first
 // reversed in order (P A Pᵀ), whose eigenvalues are the same.

@@ -215,14 +215,15 @@ def linalg_decomposition_rows():
     solvers = "src/linalg/solvers.cpp"
     if "TESSERA_INSTANTIATE_LINALG_SOLVERS(float)" not in read(solvers):
         sys.exit(f"support_matrix.py: {solvers} no longer instantiates the solvers for float")
-    src = (f"`TESSERA_INSTANTIATE_LINALG` in `{LINALG_CPP}` and `{solvers}` (LAPACK)")
-    device_cpp = "src/linalg/device_decompositions.cpp"
-    device_types = re.findall(r"^TESSERA_INSTANTIATE_DEVICE_LINALG\((\w+)\)", read(device_cpp),
-                              re.M)
-    if device_types != types:
-        sys.exit(f"support_matrix.py: {device_cpp} instantiates {device_types}, the host {types}")
-    device_src = (f"`TESSERA_INSTANTIATE_DEVICE_LINALG` in `{device_cpp}`: "
-                  "`device_runtime::lapack` (cuSOLVER; the host's LAPACK on the emulated device)")
+    pipeline = "src/linalg/solver_pipeline.cpp"
+    pipeline_types = re.findall(r"^TESSERA_INSTANTIATE_SOLVER_PIPELINE\((\w+)\)", read(pipeline),
+                                re.M)
+    if pipeline_types != types:
+        sys.exit(f"support_matrix.py: {pipeline} instantiates {pipeline_types}, the ops {types}")
+    src = (f"`TESSERA_INSTANTIATE_LINALG` in `{LINALG_CPP}` and `{solvers}` on the solver "
+           f"pipeline (`{pipeline}`): the host's LAPACK")
+    device_src = (f"the same instantiations: the solver pipeline's `device_runtime::lapack` "
+                  "(cuSOLVER; the host's LAPACK on the emulated device)")
     header = "include/tessera/linalg/decompositions.hpp"
     if LINALG_ASSERT not in read(header):
         sys.exit(f"support_matrix.py: {header} no longer has the static_assert '{LINALG_ASSERT}'")
@@ -234,7 +235,7 @@ def linalg_decomposition_rows():
          "`lstsq`", "ops/linalg.md#decompositions-and-norms", (types, src),
          (types, device_src),
          "integers refused at compile time (as PyTorch); on a device cuSOLVER (GPU: built, not "
-         "yet run on one); lstsq there from the SVD"),
+         "yet run on one); lstsq from the SVD on every device"),
         ("`linalg::vector_norm`, `matrix_norm`, `norm`", "ops/linalg.md#decompositions-and-norms",
          norms, norms, "matrix_norm 2, -2 and nuc take svdvals"),
         ("`trace`", "ops/linalg.md#decompositions-and-norms", trace,

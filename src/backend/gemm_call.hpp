@@ -5,8 +5,10 @@
 /// index of a batch, with plain C++ types so that the device runtime interface can carry it
 /// (the host's OpenBLAS, cuBLAS on a GPU, the library's own kernel for integers and bool).
 
+#include <climits>
 #include <cstdint>
 
+#include "tessera/core/error.hpp"
 #include "tessera/core/macros.hpp"
 
 namespace tessera::detail {
@@ -84,6 +86,31 @@ constexpr BlasLayout blas_layout(std::int64_t rows, std::int64_t cols, std::int6
     return {true, true, cols <= 1 ? min_col_ld : col_stride};
   }
   return {};
+}
+
+/// `v` as a 32-bit extent or leading dimension, as CBLAS and cuBLAS take them (ValueError
+/// naming `library` when it does not fit).
+inline int library_int(std::int64_t v, const char* library) {
+  if (v > INT_MAX) {
+    raise<ValueError>("matmul", "an extent or leading dimension of ", v, " exceeds ", library,
+                      "'s 32-bit limit (", INT_MAX, ")");
+  }
+  return static_cast<int>(v);
+}
+
+/// How a BLAS reads an operand in place: transposed or not, and its leading dimension.
+struct LibraryOperand {
+  bool trans = false;
+  int ld = 0;
+};
+
+/// The LibraryOperand of x as a rows x cols operand of `library`. The product engine copies an
+/// operand no BLAS can read in place before the call, so one reaching here is a bug.
+inline LibraryOperand library_operand(const GemmOperand& x, std::int64_t rows, std::int64_t cols,
+                                      const char* library) {
+  const BlasLayout l = blas_layout(rows, cols, x.row_stride, x.col_stride);
+  if (!l.ok) raise<Error>("matmul", "internal: operand layout not readable by ", library);
+  return {l.trans, library_int(l.ld, library)};
 }
 
 }  // namespace tessera::detail

@@ -7,7 +7,6 @@
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
-#include <climits>
 #include <cstdint>
 
 #include "backend/cuda/library_handles.hpp"
@@ -25,23 +24,17 @@ void check_cublas(cublasStatus_t status, const char* what) {
   }
 }
 
-int cublas_int(std::int64_t v) {
-  if (v > INT_MAX) {
-    raise<ValueError>("matmul", "an extent or leading dimension of ", v,
-                      " exceeds cuBLAS's 32-bit limit (", INT_MAX, ")");
-  }
-  return static_cast<int>(v);
-}
+int cublas_int(std::int64_t v) { return library_int(v, "cuBLAS"); }
 
+/// An operand as cuBLAS reads it.
 struct Operand {
   cublasOperation_t op;
   int ld;
 };
 
 Operand operand_of(const GemmOperand& x, std::int64_t rows, std::int64_t cols) {
-  const BlasLayout l = blas_layout(rows, cols, x.row_stride, x.col_stride);
-  if (!l.ok) raise<Error>("matmul", "internal: operand layout not readable by cuBLAS");
-  return {l.trans ? CUBLAS_OP_T : CUBLAS_OP_N, cublas_int(l.ld)};
+  const LibraryOperand l = library_operand(x, rows, cols, "cuBLAS");
+  return {l.trans ? CUBLAS_OP_T : CUBLAS_OP_N, l.ld};
 }
 
 template <class T>

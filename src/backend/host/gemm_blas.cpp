@@ -6,7 +6,6 @@
 #include <cblas.h>
 
 #include <algorithm>
-#include <climits>
 #include <cstdint>
 
 #include "backend/gemm_call.hpp"
@@ -22,25 +21,19 @@ namespace {
 /// costs more than it saves (OpenBLAS runs single-threaded inside a parallel region).
 constexpr std::int64_t kThreadedGemmWork = std::int64_t{1} << 21;
 
-/// OpenBLAS's CBLAS takes 32-bit extents and leading dimensions.
-blasint blas_int(std::int64_t v) {
-  if (v > INT_MAX) {
-    raise<ValueError>("matmul", "an extent or leading dimension of ", v,
-                      " exceeds the BLAS's 32-bit limit (", INT_MAX, ")");
-  }
-  return static_cast<blasint>(v);
-}
-
+/// An operand as CBLAS reads it.
 struct OperandLayout {
   CBLAS_TRANSPOSE trans;
   blasint ld;
 };
 
 OperandLayout layout_of(const GemmOperand& x, std::int64_t rows, std::int64_t cols) {
-  const BlasLayout l = blas_layout(rows, cols, x.row_stride, x.col_stride);
-  if (!l.ok) raise<Error>("matmul", "internal: operand layout not readable by BLAS");
-  return {l.trans ? CblasTrans : CblasNoTrans, blas_int(l.ld)};
+  const LibraryOperand l = library_operand(x, rows, cols, "BLAS");
+  return {l.trans ? CblasTrans : CblasNoTrans, static_cast<blasint>(l.ld)};
 }
+
+/// OpenBLAS's CBLAS takes 32-bit extents.
+blasint blas_int(std::int64_t v) { return static_cast<blasint>(library_int(v, "BLAS")); }
 
 template <class T>
 void gemm_one(const GemmCall& call, const OperandLayout& la, const OperandLayout& lb, const T* a,

@@ -26,14 +26,6 @@ inline lapack_int lapack_getrf(lapack_int n, float* a, lapack_int* ipiv) {
 inline lapack_int lapack_getrf(lapack_int n, double* a, lapack_int* ipiv) {
   return LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, a, n, ipiv);
 }
-inline lapack_int lapack_getrs(lapack_int n, lapack_int nrhs, const float* a,
-                               const lapack_int* ipiv, float* b) {
-  return LAPACKE_sgetrs_work(LAPACK_COL_MAJOR, 'N', n, nrhs, a, n, ipiv, b, n);
-}
-inline lapack_int lapack_getrs(lapack_int n, lapack_int nrhs, const double* a,
-                               const lapack_int* ipiv, double* b) {
-  return LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', n, nrhs, a, n, ipiv, b, n);
-}
 inline lapack_int lapack_potrf(lapack_int n, float* a) {
   return LAPACKE_spotrf_work(LAPACK_COL_MAJOR, 'L', n, a, n);
 }
@@ -121,18 +113,6 @@ inline lapack_int lapack_gesdd(char jobz, lapack_int m, lapack_int n, double* a,
                                lapack_int lwork, lapack_int* iwork) {
   return LAPACKE_dgesdd_work(LAPACK_COL_MAJOR, jobz, m, n, a, m, s, u, ldu, vt, ldvt, work, lwork,
                              iwork);
-}
-inline lapack_int lapack_gelsd(lapack_int m, lapack_int n, lapack_int nrhs, float* a, float* b,
-                               lapack_int ldb, float* s, float rcond, lapack_int* rank, float* work,
-                               lapack_int lwork, lapack_int* iwork) {
-  return LAPACKE_sgelsd_work(LAPACK_COL_MAJOR, m, n, nrhs, a, m, b, ldb, s, rcond, rank, work,
-                             lwork, iwork);
-}
-inline lapack_int lapack_gelsd(lapack_int m, lapack_int n, lapack_int nrhs, double* a, double* b,
-                               lapack_int ldb, double* s, double rcond, lapack_int* rank,
-                               double* work, lapack_int lwork, lapack_int* iwork) {
-  return LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, m, n, nrhs, a, m, b, ldb, s, rcond, rank, work,
-                             lwork, iwork);
 }
 
 /// The size LAPACK asked for in a workspace query (its answer is a float; at least 1).

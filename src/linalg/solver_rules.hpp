@@ -1,17 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
-// What the LAPACK-backed ops share (src/linalg/solvers.cpp, src/linalg/decompositions.cpp):
-// LAPACKE's _work routines by element type, the shape rules of torch.linalg, the copies between
-// row-major tensors and column-major workspaces, the loop over a batch of matrices (small ones
-// in parallel on the host pool, where OpenBLAS's LAPACK runs single-threaded; large ones on the
-// calling thread, where OpenBLAS uses its own threads), and the LinAlgError texts. A failure
-// (singular matrix, not positive-definite) is recorded per matrix and raised after the loop,
-// for the first one.
+// The rules of the LAPACK-backed ops (src/linalg/decompositions.cpp, src/linalg/solvers.cpp) on
+// the solver pipeline: the shape rules of torch.linalg, the statuses of a batch and the
+// LinAlgError texts, and the determinant from LU factors. A failure (singular matrix, not
+// positive-definite) is recorded per matrix and raised after the batch, for the first one.
 //
-// Each matrix is copied into a column-major workspace and handed to a _work routine with
-// LAPACK_COL_MAJOR: no transposed copies inside LAPACKE and no NaN screening (LAPACKE's
-// high-level routines refuse a NaN input without computing anything, where PyTorch returns
-// NaNs).
+// The routines run LAPACK's _work calls with LAPACK_COL_MAJOR on column-major copies: no
+// transposed copies inside LAPACKE and no NaN screening (LAPACKE's high-level routines refuse a
+// NaN input without computing anything, where PyTorch returns NaNs).
 
 #include <algorithm>
 #include <cmath>
@@ -25,11 +21,10 @@
 #include "backend/host/lapack_routines.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/expr/broadcast.hpp"
-#include "tessera/expr/host_parallel.hpp"
 #include "tessera/linalg/decompositions.hpp"
 #include "tessera/tensor.hpp"
 
-namespace tessera::detail::lapack_batch {
+namespace tessera::detail::solver_rules {
 
 // ---- shapes ------------------------------------------------------------------------------------
 
@@ -146,134 +141,10 @@ void same_device(const char* op, const Tensor<T>& a, const Tensor<T>& b) {
   }
 }
 
-/// `a` on the host, contiguous, row-major (the input itself when it already is one).
-template <class T>
-Tensor<T> host_rows(const Tensor<T>& a) {
-  const Tensor<T> host = a.device().is_cpu() ? a : a.to(Device::cpu());
-  return host.is_contiguous() ? host : host.contiguous();
-}
-
-/// `a` broadcast to `shape` on the host, contiguous (a copy when it must be expanded).
-template <class T>
-Tensor<T> host_rows_as(const Tensor<T>& a, const Shape& shape) {
-  const Tensor<T> host = host_rows(a);
-  return host.shape() == shape ? host : host.expand(shape).contiguous();
-}
-
-/// True when `a` is on a device and there is work for its routines (`work`, a product of the
-/// batch size and the extents, above 0): then the device decompositions run
-/// (linalg/device_linalg.hpp). Empty problems take the host path, which needs no routine.
-template <class T>
-bool on_device(const Tensor<T>& a, std::int64_t work) {
-  return !a.device().is_cpu() && work > 0;
-}
-
 /// `t` moved to `device` (t itself on the host).
 template <class T>
 Tensor<T> on(const Tensor<T>& t, Device device) {
   return device.is_cpu() ? t : t.to(device);
-}
-
-// ---- copies between row-major tensors and column-major workspaces -----------------------------
-
-/// The copies below walk 8 x 8 tiles: a plain loop strides through one side a whole row or
-/// column at a time, and with power-of-two extents those lines evict each other (512 x 512
-/// doubles: 0.75 ms against 0.13 ms in tiles, a quarter of a 512 x 512 solve; tiles of 16 and
-/// more conflict again).
-inline constexpr std::int64_t kCopyTile = 8;
-
-/// The row-major rows x cols matrix at `src` into column-major `dst` (leading dimension ld);
-/// true when it holds a NaN, found in the same pass (x != x costs nothing beside the copy's
-/// memory traffic, where a scan of its own read the matrix again: 3.5 % of a 512 x 512 solve).
-template <class T>
-bool load_columns(const T* src, std::int64_t rows, std::int64_t cols, T* dst, std::int64_t ld) {
-  bool nan = false;
-  for (std::int64_t i0 = 0; i0 < rows; i0 += kCopyTile) {
-    const std::int64_t i1 = std::min(i0 + kCopyTile, rows);
-    for (std::int64_t j0 = 0; j0 < cols; j0 += kCopyTile) {
-      const std::int64_t j1 = std::min(j0 + kCopyTile, cols);
-      for (std::int64_t j = j0; j < j1; ++j) {
-        for (std::int64_t i = i0; i < i1; ++i) {
-          const T v = src[i * cols + j];
-          nan |= v != v;
-          dst[i + j * ld] = v;
-        }
-      }
-    }
-  }
-  return nan;
-}
-
-/// The column-major rows x cols matrix at `src` (leading dimension ld) into row-major `dst`.
-template <class T>
-void store_rows(const T* src, std::int64_t ld, std::int64_t rows, std::int64_t cols, T* dst) {
-  for (std::int64_t i0 = 0; i0 < rows; i0 += kCopyTile) {
-    const std::int64_t i1 = std::min(i0 + kCopyTile, rows);
-    for (std::int64_t j0 = 0; j0 < cols; j0 += kCopyTile) {
-      const std::int64_t j1 = std::min(j0 + kCopyTile, cols);
-      for (std::int64_t i = i0; i < i1; ++i) {
-        for (std::int64_t j = j0; j < j1; ++j) dst[i * cols + j] = src[i + j * ld];
-      }
-    }
-  }
-}
-
-/// Workspaces that the matrices of one task reuse: each slot grows to the largest size asked
-/// for and is neither cleared nor kept on growth. Uninitialised: LAPACK writes before it reads,
-/// and zeroing an svd's 8 MB of workspace (512 x 512 doubles) cost a millisecond per call.
-template <class T>
-class Scratch {
- public:
-  /// At least `size` values of T (at least one) in slot `slot` (0 to 3).
-  T* values(int slot, std::int64_t size) { return values_[slot].grow(size); }
-  /// At least `size` LAPACK integers in slot `slot` (0 or 1).
-  lapack_int* ints(int slot, std::int64_t size) { return ints_[slot].grow(size); }
-
- private:
-  template <class U>
-  struct Slot {
-    std::unique_ptr<U[]> data;
-    std::int64_t size = 0;
-    U* grow(std::int64_t wanted) {
-      wanted = std::max<std::int64_t>(1, wanted);
-      if (size < wanted) {
-        data.reset(new U[static_cast<std::size_t>(wanted)]);  // default-initialised
-        size = wanted;
-      }
-      return data.get();
-    }
-  };
-  Slot<T> values_[4];
-  Slot<lapack_int> ints_[2];
-};
-
-/// Runs `f(b, scratch)` for every matrix b of a batch of `count`: in parallel on the host pool
-/// when there are several small ones (`size` = the largest extent), in contiguous runs of
-/// matrices that share one Scratch; on this thread otherwise (where one LAPACK call uses
-/// OpenBLAS's threads).
-///
-/// OpenBLAS opens a parallel region for each BLAS call inside a LAPACK routine, hundreds per
-/// routine; when the pool's threads sleep between regions, each region pays their wake-up, and
-/// below kAloneBelow one thread is faster. Float64, two passive threads against one, 2-core
-/// AMD EPYC: 512 x 512 solve 4.9 ms against 3.7, cholesky 7.2 against 2.6, eigh 83 against 33,
-/// svd 185 against 83; at 1024 solve 21 against 24 (cholesky, eigh and svd still gain). The
-/// host scheduler's host_run_library_call keeps those on one OpenBLAS thread.
-template <class T, class F>
-void for_each_matrix(std::int64_t count, std::int64_t size, const F& f) {
-  constexpr std::int64_t kParallelBelow = 192;
-  if (count > 1 && size < kParallelBelow) {
-    const std::int64_t tasks = std::min<std::int64_t>(count, 4 * host_thread_count());
-    host_parallel_for(tasks, [&](std::int64_t t) {
-      Scratch<T> scratch;
-      for (std::int64_t b = t * count / tasks; b < (t + 1) * count / tasks; ++b) f(b, scratch);
-    });
-    return;
-  }
-  constexpr std::int64_t kAloneBelow = 1024;
-  host_run_library_call(size, kAloneBelow, [&] {
-    Scratch<T> scratch;
-    for (std::int64_t b = 0; b < count; ++b) f(b, scratch);
-  });
 }
 
 /// The first nonzero status of a batch (LAPACK's info > 0) and its batch element, or -1.
@@ -298,16 +169,6 @@ inline std::string batch_part(const MatrixBatch& m, std::int64_t element) {
 /// Status of a matrix that holds a value LAPACK's SVD drivers refuse (NaN; for lstsq also inf):
 /// recorded instead of calling them (they would print to stderr and return info < 0).
 inline constexpr lapack_int kNonFinite = std::numeric_limits<lapack_int>::min();
-
-/// True when any of the `count` values at `p` is NaN (or, with `infinite`, infinite).
-
-template <class T>
-bool has_non_finite(const T* p, std::int64_t count, bool infinite) {
-  for (std::int64_t i = 0; i < count; ++i) {
-    if (std::isnan(p[i]) || (infinite && std::isinf(p[i]))) return true;
-  }
-  return false;
-}
 
 /// An argument error inside LAPACK (info < 0) is a bug of this file, never the user's.
 [[noreturn]] inline void lapack_bug(const char* op, const char* routine, lapack_int info) {
@@ -336,39 +197,38 @@ bool has_non_finite(const T* p, std::int64_t count, bool infinite) {
                      f.info, " is not positive-definite).");
 }
 
+/// Raises `failed` with LAPACK's error code (a routine that did not converge), or `non_finite`
+/// for a matrix refused before the routine ran (kNonFinite).
+[[noreturn]] inline void raise_not_converged(const char* op, const MatrixBatch& m, const Failure& f,
+                                             const char* failed, const char* non_finite = "") {
+  if (f.info == kNonFinite) raise<LinAlgError>(op, batch_part(m, f.element), non_finite);
+  raise<LinAlgError>(op, batch_part(m, f.element), failed, " (error code: ", f.info, ").");
+}
+
 /// The LinAlgError of an eigendecomposition that did not converge.
 [[noreturn]] inline void raise_eigh_failed(const char* op, const MatrixBatch& m, const Failure& f) {
-  raise<LinAlgError>(op, batch_part(m, f.element),
-                     "The algorithm failed to converge because the input matrix is "
-                     "ill-conditioned or has too many repeated eigenvalues (error code: ",
-                     f.info, ").");
+  raise_not_converged(op, m, f,
+                      "The algorithm failed to converge because the input matrix is "
+                      "ill-conditioned or has too many repeated eigenvalues");
 }
 
 /// The LinAlgError of an SVD: a NaN input (kNonFinite) or no convergence.
 [[noreturn]] inline void raise_svd_failed(const char* op, const MatrixBatch& m, const Failure& f) {
-  if (f.info == kNonFinite) {
-    raise<LinAlgError>(op, batch_part(m, f.element),
-                       "The algorithm failed to converge because the input matrix contained "
-                       "non-finite values.");
-  }
-  raise<LinAlgError>(op, batch_part(m, f.element),
-                     "The algorithm failed to converge because the input matrix is "
-                     "ill-conditioned or has too many repeated singular values (error code: ",
-                     f.info, ").");
+  raise_not_converged(op, m, f,
+                      "The algorithm failed to converge because the input matrix is "
+                      "ill-conditioned or has too many repeated singular values",
+                      "The algorithm failed to converge because the input matrix contained "
+                      "non-finite values.");
 }
 
 /// The LinAlgError of lstsq: a non-finite input (kNonFinite) or an SVD that did not converge.
 [[noreturn]] inline void raise_lstsq_failed(const char* op, const MatrixBatch& m,
                                             const Failure& f) {
-  if (f.info == kNonFinite) {
-    raise<LinAlgError>(op, batch_part(m, f.element),
-                       "The least squares solution could not be computed because the input "
-                       "contains non-finite values.");
-  }
-  raise<LinAlgError>(op, batch_part(m, f.element),
-                     "The least squares solution could not be computed because the SVD of A "
-                     "failed to converge (error code: ",
-                     f.info, ").");
+  raise_not_converged(op, m, f,
+                      "The least squares solution could not be computed because the SVD of A "
+                      "failed to converge",
+                      "The least squares solution could not be computed because the input "
+                      "contains non-finite values.");
 }
 
 /// Checks the statuses of a batch: argument errors are bugs; `on_failure` raises the first
@@ -430,33 +290,4 @@ void nan_determinant(std::int64_t i, T* sign, T* logabs, T* det) {
   if (det != nullptr) det[i] = nan;
 }
 
-// ---- solve and inv (gesv) ------------------------------------------------------------------
-
-/// Solves A X = B for every matrix: a (count, n, n), b (count, n, k) row-major host tensors;
-/// returns X (count, n, k) row-major and raises for a singular A (`op` names the caller). A
-/// matrix that holds a NaN gives a NaN X, never an error ("NaN in a matrix" above).
-template <class T>
-void gesv_batch(const char* op, const MatrixBatch& m, const T* a, const T* b, std::int64_t k,
-                T* x) {
-  const std::int64_t n = m.rows;
-  std::vector<lapack_int> info(static_cast<std::size_t>(m.count), 0);
-  if (n > 0 && k > 0) {
-    for_each_matrix<T>(m.count, n, [&](std::int64_t i, Scratch<T>& ws) {
-      T* lu = ws.values(0, n * n);
-      T* rhs = ws.values(1, n * k);
-      lapack_int* ipiv = ws.ints(0, n);
-      if (load_columns(a + i * n * n, n, n, lu, n)) {
-        std::fill(x + i * n * k, x + (i + 1) * n * k, std::numeric_limits<T>::quiet_NaN());
-        return;
-      }
-      load_columns(b + i * n * k, n, k, rhs, n);
-      info[static_cast<std::size_t>(i)] =
-          lapack_gesv(static_cast<lapack_int>(n), static_cast<lapack_int>(k), lu, ipiv, rhs,
-                      static_cast<lapack_int>(n));
-      store_rows(rhs, n, n, k, x + i * n * k);
-    });
-  }
-  check_statuses(op, "gesv", info, [&](const Failure& f) { raise_singular(op, m, f); });
-}
-
-}  // namespace tessera::detail::lapack_batch
+}  // namespace tessera::detail::solver_rules
