@@ -335,4 +335,47 @@ TEST(ScatterHost, ElementScheduleOnTinyAndEmptyOutputs) {
   });
 }
 
+// A thread that waits too long for another (its core taken by other work) goes on alone from
+// the next round nobody has started: with the threshold at 0 every run takes that path at its
+// first wait, and the bits stay the sequential loop's, for outputs scattered into a copy and in
+// place, with a bad row after the hand-over.
+TEST(ScatterHost, ElementScheduleGoingOnAloneKeepsIndexOrder) {
+  std::mt19937_64 rng(5);
+  std::normal_distribution<double> normal;
+  const std::int64_t rows = 3 * (std::int64_t{1} << 19) + 11;  // four rounds
+  struct Restore {
+    ~Restore() { ts::detail::scatter_stalled_ns = ts::detail::kScatterStalledNs; }
+  } restore;
+  ts::detail::scatter_stalled_ns = 0;
+  const std::int64_t alone_before = ts::detail::scatter_alone_count.load();
+  for (const std::int64_t n : {(std::int64_t{1} << 16) + 3, std::int64_t{1} << 21}) {
+    std::vector<std::int64_t> idx(static_cast<std::size_t>(rows));
+    for (auto& i : idx) i = std::uniform_int_distribution<std::int64_t>(0, n - 1)(rng);
+    std::vector<float> values(static_cast<std::size_t>(n));
+    std::vector<float> updates(static_cast<std::size_t>(rows));
+    for (auto& v : values) v = static_cast<float>(normal(rng));
+    for (auto& v : updates) v = static_cast<float>(normal(rng));
+    const ts::Shape shape{n};
+    const auto t = Tensor<float>::from_vector(values, shape);
+    const auto indices = Tensor<std::int64_t>::from_vector(idx, {rows, 1});
+    const auto u = Tensor<float>::from_vector(updates, {rows});
+    const auto expected = reference_scatter(Op::Sub, values, shape, idx, 1, updates);
+    auto late_bad = idx;
+    late_bad[static_cast<std::size_t>(rows - 5)] = -1;
+    const auto late_indices = Tensor<std::int64_t>::from_vector(late_bad, {rows, 1});
+    with_host_threads({2, 3}, [&] {
+      for (int run = 0; run < 3; ++run) {
+        EXPECT_TRUE(same_bits(t.tensor_scatter_nd_sub(indices, u).to_vector(), expected)) << n;
+        auto in_place = t.clone();
+        in_place.scatter_nd_sub_(indices, u);
+        EXPECT_TRUE(same_bits(in_place.to_vector(), expected)) << n;
+        auto untouched = t.clone();
+        EXPECT_THROW(untouched.scatter_nd_sub_(late_indices, u), ts::IndexError);
+        EXPECT_TRUE(same_bits(untouched.to_vector(), values)) << n;
+      }
+    });
+  }
+  EXPECT_GT(ts::detail::scatter_alone_count.load(), alone_before);
+}
+
 }  // namespace

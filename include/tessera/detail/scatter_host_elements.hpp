@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <thread>
 #include <type_traits>
@@ -114,9 +115,12 @@ struct alignas(kScatterCacheLine) ScatterRoundState {
 };
 
 /// Waits until `ready()`: spinning briefly, since what it waits for is running on another
-/// thread and usually ends within microseconds, then yielding the core.
+/// thread and usually ends within microseconds, then yielding the core. Returns how long it
+/// waited, in nanoseconds (0 when `ready()` held at once).
 template <class Ready>
-void scatter_wait_until(const Ready& ready) {
+std::int64_t scatter_wait_until(const Ready& ready) {
+  if (ready()) return 0;
+  const std::int64_t start = host_clock_ns();
   for (int spins = 0; !ready(); ++spins) {
     if (spins < 4096) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -126,7 +130,18 @@ void scatter_wait_until(const Ready& ready) {
       std::this_thread::yield();
     }
   }
+  return host_clock_ns() - start;
 }
+
+/// A wait this long for another thread of the element schedule means that thread is not
+/// running (its core is busy with other work): a block of rows takes tens of microseconds, an
+/// operating-system time slice milliseconds.
+inline constexpr std::int64_t kScatterStalledNs = 150'000;
+
+/// The stall threshold the schedule uses (kScatterStalledNs), and how many times a thread has
+/// gone on alone: tests set the threshold to 0 to take that path at the first wait.
+inline std::atomic<std::int64_t> scatter_stalled_ns{kScatterStalledNs};
+inline std::atomic<std::int64_t> scatter_alone_count{0};
 
 /// The steps of the element schedule that combine into the output, the only ones that depend
 /// on the op. Function pointers, not template parameters: see scatter_element_schedule.
@@ -260,6 +275,35 @@ TESSERA_NO_CLONE std::int64_t scatter_element_schedule(
     staging[f] = std::make_unique<ScatterPair<T>[]>(static_cast<std::size_t>(kScatterClaimRows));
     counts[f] = std::make_unique<std::uint32_t[]>(P);
   }
+  // A thread that waited kScatterStalledNs for another at once, or a quarter of its time in all,
+  // asks to go on alone (`solo_asker`): on a shared machine a thread whose core is taken stops for
+  // whole time slices, and every round's hand-over makes the others wait for it (two threads with
+  // one core busy: 17.5 ms for a scatter that one thread does in 13.4). At its next round that no
+  // thread has claimed rows of yet, the asker takes every ticket of it, sets `solo_from` and
+  // applies the remaining rows directly, in order, as the one-thread loop; the others leave at that
+  // round.
+  constexpr std::int64_t kAllTickets = std::numeric_limits<std::int64_t>::max() / 2;
+  std::atomic<std::int64_t> solo_asker{-1};
+  std::atomic<std::int64_t> solo_from{rounds};
+  // Per thread: when it started and how long it has waited for others.
+  struct WaitRecord {
+    std::int64_t start = 0;
+    std::int64_t waited = 0;
+  };
+  std::vector<WaitRecord> waits(static_cast<std::size_t>(workers));
+  auto note_stall = [&](std::int64_t waited_ns, std::int64_t worker) {
+    if (waited_ns == 0) return;
+    WaitRecord& w = waits[static_cast<std::size_t>(worker)];
+    w.waited += waited_ns;
+    const std::int64_t stall = scatter_stalled_ns.load(std::memory_order_relaxed);
+    const bool stalled =
+        waited_ns >= stall || (w.waited >= stall / 2 && 4 * w.waited >= host_clock_ns() - w.start);
+    std::int64_t none = -1;
+    if (stalled) solo_asker.compare_exchange_strong(none, worker, std::memory_order_relaxed);
+  };
+  auto alone_from = [&](std::int64_t round) {
+    return round >= solo_from.load(std::memory_order_acquire);
+  };
   // The lowest bad row seen; with `check`, blocks wholly past it are skipped (the scatter is
   // abandoned, and they cannot hold a lower one).
   std::atomic<std::int64_t> lowest_bad{rows};
@@ -280,10 +324,10 @@ TESSERA_NO_CLONE std::int64_t scatter_element_schedule(
     }
     scatter_wait_until([&] { return copy_stage.load(std::memory_order_acquire) == 2; });
   };
-  auto wait_parts_done = [&](std::int64_t round) {
-    if (round < 0) return;
+  auto wait_parts_done = [&](std::int64_t round) -> std::int64_t {
+    if (round < 0) return 0;
     const ScatterRoundState& st = states[static_cast<std::size_t>(round)];
-    scatter_wait_until(
+    return scatter_wait_until(
         [&] { return st.parts_done.load(std::memory_order_acquire) == parts.count; });
   };
   // body(at, update) for rows [begin, end) that name an element; the first that does not goes
@@ -327,8 +371,27 @@ TESSERA_NO_CLONE std::int64_t scatter_element_schedule(
   // Task `worker` of the region; task 0 is the head. Returns false when the scatter is
   // abandoned (a bad row, with `check`).
   auto run_task = [&](std::int64_t worker) {
+    waits[static_cast<std::size_t>(worker)].start = host_clock_ns();
     for (std::int64_t r = 0; r < rounds; ++r) {
+      if (alone_from(r)) return;
       ScatterRoundState& st = states[static_cast<std::size_t>(r)];
+      std::int64_t unclaimed = 0;
+      if (solo_asker.load(std::memory_order_relaxed) == worker &&
+          st.tickets.compare_exchange_strong(unclaimed, kAllTickets, std::memory_order_relaxed)) {
+        solo_from.store(r, std::memory_order_release);
+        scatter_alone_count.fetch_add(1, std::memory_order_relaxed);
+        // Every earlier round applied (the others finish what they claimed), then the rest.
+        ensure_copied();
+        wait_parts_done(r - 1);
+        std::int64_t bad = rows;
+        steps.apply_rows(target, g, indices, r * round_rows, rows, rows, updates, extents, linear,
+                         check, bad);
+        if (bad < rows) note_bad(bad);
+        if (via_copy && !(check && lowest_bad.load(std::memory_order_relaxed) < rows)) {
+          std::copy(target, target + numel, out);
+        }
+        return;
+      }
       const std::int64_t begin = r * round_rows;
       const std::int64_t end = std::min(rows, begin + round_rows);
       const std::int64_t blocks = (end - begin + kScatterClaimRows - 1) / kScatterClaimRows;
@@ -348,7 +411,7 @@ TESSERA_NO_CLONE std::int64_t scatter_element_schedule(
             // The head writes the output: the previous round must be applied. A filer
             // reuses the pair array of two rounds ago: that round must be applied.
             if (worker == 0) ensure_copied();
-            wait_parts_done(worker == 0 ? r - 1 : r - 2);
+            note_stall(wait_parts_done(worker == 0 ? r - 1 : r - 2), worker);
             ready = true;
           }
           std::int64_t bad = rows;
@@ -362,7 +425,13 @@ TESSERA_NO_CLONE std::int64_t scatter_element_schedule(
         }
         st.blocks_done.fetch_add(1, std::memory_order_release);
       }
-      scatter_wait_until([&] { return st.blocks_done.load(std::memory_order_acquire) == blocks; });
+      // A thread that entered this round just as another took it to go on alone got no ticket,
+      // and the round is never done: it leaves.
+      note_stall(scatter_wait_until([&] {
+                   return st.blocks_done.load(std::memory_order_acquire) == blocks || alone_from(r);
+                 }),
+                 worker);
+      if (alone_from(r)) return;
 
       if (check && lowest_bad.load(std::memory_order_relaxed) < rows) return;
       // Phase 2, after the previous round's (each part sees its rounds in order). It runs even
@@ -375,7 +444,7 @@ TESSERA_NO_CLONE std::int64_t scatter_element_schedule(
            part < parts.count; part = st.parts_claimed.fetch_add(1, std::memory_order_relaxed)) {
         if (!waited) {
           ensure_copied();
-          wait_parts_done(r - 1);
+          note_stall(wait_parts_done(r - 1), worker);
           waited = true;
         }
         const auto p = static_cast<std::size_t>(part);
