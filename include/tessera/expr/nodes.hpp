@@ -19,6 +19,12 @@
 
 namespace tessera::detail {
 
+// The nodes live in the evaluation flavour's inline namespace (core/macros.hpp): an expression
+// is a different type in host-compiled and device-compiled units, so every template
+// instantiated over one (its methods, the functions that evaluate it) has a mangled name of its
+// flavour, and the two never merge at link time.
+inline namespace TESSERA_EVAL_NS {
+
 /// A constant operand (`a * 2.0f`): broadcasts to any shape, lives on no device.
 template <class S>
 struct ScalarNode : Expr<ScalarNode<S>> {
@@ -61,6 +67,8 @@ struct CastNode : Expr<CastNode<U, A>> {
   A a;
   explicit CastNode(A a_) : a(std::move(a_)) {}
 };
+
+}  // namespace TESSERA_EVAL_NS
 
 template <class E>
 struct is_scalar_node : std::false_type {};
