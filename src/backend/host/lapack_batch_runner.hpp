@@ -95,6 +95,15 @@ class Scratch {
   Slot<lapack_int> ints_[2];
 };
 
+/// Runs `run(first, end)` over [0, count) in contiguous runs, up to 4 per pool thread, in
+/// parallel: a batch's matrices, each run sharing what it allocates.
+template <class F>
+void for_each_run(std::int64_t count, const F& run) {
+  const std::int64_t tasks = std::min<std::int64_t>(count, 4 * host_thread_count());
+  host_parallel_for(tasks,
+                    [&](std::int64_t t) { run(t * count / tasks, (t + 1) * count / tasks); });
+}
+
 /// Runs `f(b, scratch)` for every matrix b of a batch of `count`: in parallel on the host pool
 /// when there are several small ones (`size` = the largest extent), in contiguous runs of
 /// matrices that share one Scratch; on this thread otherwise (where one LAPACK call uses
@@ -110,10 +119,9 @@ template <class T, class F>
 void for_each_matrix(std::int64_t count, std::int64_t size, const F& f) {
   constexpr std::int64_t kParallelBelow = 192;
   if (count > 1 && size < kParallelBelow) {
-    const std::int64_t tasks = std::min<std::int64_t>(count, 4 * host_thread_count());
-    host_parallel_for(tasks, [&](std::int64_t t) {
+    for_each_run(count, [&](std::int64_t first, std::int64_t end) {
       Scratch<T> scratch;
-      for (std::int64_t b = t * count / tasks; b < (t + 1) * count / tasks; ++b) f(b, scratch);
+      for (std::int64_t b = first; b < end; ++b) f(b, scratch);
     });
     return;
   }
