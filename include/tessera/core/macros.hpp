@@ -113,10 +113,33 @@
 #define TESSERA_EVAL_NS eval_host
 #endif
 
-namespace tessera::detail {
-/// Selects the evaluation flavour of the including translation unit (see TESSERA_EVAL_NS);
-/// a default template argument of this type gives member templates distinct mangled names.
-inline namespace TESSERA_EVAL_NS {
-struct EvalAbi {};
-}  // namespace TESSERA_EVAL_NS
-}  // namespace tessera::detail
+/// Expands its argument, then spells it as a string literal.
+#define TESSERA_STRINGIFY(x) TESSERA_STRINGIFY_TOKENS(x)
+/// Spells its argument, unexpanded, as a string literal (TESSERA_STRINGIFY expands first).
+#define TESSERA_STRINGIFY_TOKENS(x) #x
+
+// A member function of Tensor (or of an operation mixin over Tensor) that evaluates an
+// expression is one entity in both flavours, but its body differs; an ABI tag of the flavour
+// gives it a mangled name of its flavour (`sum[abi:eval_host]`), as the inline namespace does
+// for templates over expression nodes, without a parameter in the signature users read.
+#if defined(TESSERA_DOXYGEN)
+#define TESSERA_EVAL_TAG
+#else
+/// Tags the next function with the evaluation flavour of this translation unit (see above).
+#define TESSERA_EVAL_TAG [[gnu::abi_tag(TESSERA_STRINGIFY(TESSERA_EVAL_NS))]]
+#endif
+
+// nvcc's front end re-reads the tag it emits for the host compiler and warns (#2648) that the
+// second one supersedes the first; the two are the same tag, so the headers that tag functions
+// open and close this quiet region around them.
+#if defined(__NVCC__)
+/// Opens a region of declarations that carry TESSERA_EVAL_TAG (quiet under nvcc, see above).
+#define TESSERA_EVAL_TAGS_BEGIN _Pragma("nv_diagnostic push") _Pragma("nv_diag_suppress 2648")
+/// Closes the region TESSERA_EVAL_TAGS_BEGIN opened.
+#define TESSERA_EVAL_TAGS_END _Pragma("nv_diagnostic pop")
+#else
+/// Opens a region of declarations that carry TESSERA_EVAL_TAG (quiet under nvcc, see above).
+#define TESSERA_EVAL_TAGS_BEGIN
+/// Closes the region TESSERA_EVAL_TAGS_BEGIN opened.
+#define TESSERA_EVAL_TAGS_END
+#endif

@@ -25,6 +25,8 @@
 
 struct DLManagedTensor;  // dlpack/dlpack.h; Tensor<T>::to_dlpack is in tessera/interop/dlpack.hpp
 
+TESSERA_EVAL_TAGS_BEGIN
+
 namespace tessera {
 
 class Generator;  // tessera/random/generator.hpp
@@ -69,18 +71,29 @@ class Tensor : public Expr<Tensor<T>> {
   Tensor& operator=(Tensor&&) noexcept = default;
   ~Tensor() = default;
 
-  /// Evaluates an expression into a new tensor (one fused pass on the expression's device).
-  /// Implicit when the expression's element type is T, explicit when it converts.
-  template <Expression E, class Abi = detail::EvalAbi>
-  requires(!std::is_same_v<std::remove_cvref_t<E>, Tensor>) explicit(
-      !std::is_same_v<typename E::value_type, T>) Tensor(const E& expression)
+  // Two constructors rather than one with explicit(bool): nvcc warns (#2651) that it ignores
+  // the flavour tag on the specialisations an explicit(bool) constructor template makes.
+
+  /// Evaluates an expression of element type T into a new tensor (one fused pass on the
+  /// expression's device): `ts::Tensor<float> b = a * 2.0f;`.
+  template <Expression E>
+  requires(!std::is_same_v<std::remove_cvref_t<E>, Tensor> &&
+           std::is_same_v<typename E::value_type, T>) TESSERA_EVAL_TAG Tensor(const E& expression)
+      : Tensor(detail::materialize<T>(expression)) {}
+
+  /// Evaluates an expression of another element type into a new tensor of T, converting each
+  /// element as ts::cast does: `ts::Tensor<double> d(a * 2.0f);` (explicit).
+  template <Expression E>
+  requires(!std::is_same_v<typename E::value_type, T>)
+      TESSERA_EVAL_TAG explicit Tensor(const E& expression)
       : Tensor(detail::materialize<T>(expression)) {}
 
   /// Writes an expression into this tensor's elements when the shapes match (other views of
   /// the memory see the result), otherwise rebinds to new memory of the expression's shape.
   /// Safe when the expression reads this tensor (`a = a.transpose(0, 1) + a`).
-  template <Expression E, class Abi = detail::EvalAbi>
-  requires(!std::is_same_v<std::remove_cvref_t<E>, Tensor>) Tensor& operator=(const E& expression) {
+  template <Expression E>
+  requires(!std::is_same_v<std::remove_cvref_t<E>, Tensor>) TESSERA_EVAL_TAG Tensor& operator=(
+      const E& expression) {
     detail::assign_expression(*this, expression);
     return *this;
   }
@@ -380,3 +393,5 @@ requires Arithmetic<V> && std::is_convertible_v<V, T> Tensor<T> tensor(
 }
 
 }  // namespace tessera
+
+TESSERA_EVAL_TAGS_END

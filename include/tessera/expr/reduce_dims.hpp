@@ -22,6 +22,8 @@
 #include "tessera/detail/reduce_device.cuh"
 #endif
 
+TESSERA_EVAL_TAGS_BEGIN
+
 namespace tessera {
 
 /// The values of max/min/sort-like operations and their int64 positions:
@@ -372,11 +374,10 @@ ValuesIndices<detail::value_type_t<E>> cummin(const E& e, std::int64_t dim) {
 // ---- the methods (ops/reduce_methods.hpp, where they are documented) -------------------------
 #if !defined(TESSERA_DOXYGEN)
 /// Defines ReduceMethods<D>::NAME(PARAMS) as tessera::NAME(self(), ARGS) (expands below).
-#define TESSERA_REDUCE_METHOD(NAME, PARAMS, ARGS) \
-  template <class D>                              \
-  template <class Abi>                            \
-  auto ReduceMethods<D>::NAME PARAMS const {      \
-    return tessera::NAME ARGS;                    \
+#define TESSERA_REDUCE_METHOD(NAME, PARAMS, ARGS)             \
+  template <class D>                                          \
+  TESSERA_EVAL_TAG auto ReduceMethods<D>::NAME PARAMS const { \
+    return tessera::NAME ARGS;                                \
   }
 TESSERA_REDUCE_METHOD(sum, (const Dims& dims, bool keepdim), (self(), dims, keepdim))
 TESSERA_REDUCE_METHOD(nansum, (const Dims& dims, bool keepdim), (self(), dims, keepdim))
@@ -406,3 +407,5 @@ TESSERA_REDUCE_METHOD(cummin, (std::int64_t dim), (self(), dim))
 #endif
 
 }  // namespace tessera
+
+TESSERA_EVAL_TAGS_END

@@ -22,6 +22,8 @@
 #include "tessera/expr/evaluate.hpp"
 #include "tessera/expr/operators.hpp"
 
+TESSERA_EVAL_TAGS_BEGIN
+
 namespace tessera {
 
 namespace detail {
@@ -144,35 +146,37 @@ Tensor<detail::product_t<A, B>> tensordot(
 // ---- the methods (linalg/matmul_methods.hpp, where they are documented) -----------------------
 #if !defined(TESSERA_DOXYGEN)
 template <class D>
-template <class Abi, class B>
-auto MatmulMethods<D>::matmul(const B& other) const {
+template <class B>
+TESSERA_EVAL_TAG auto MatmulMethods<D>::matmul(const B& other) const {
   return tessera::matmul(self(), other);
 }
 template <class D>
-template <class Abi, class B>
-auto MatmulMethods<D>::mm(const B& other) const {
+template <class B>
+TESSERA_EVAL_TAG auto MatmulMethods<D>::mm(const B& other) const {
   return tessera::mm(self(), other);
 }
 template <class D>
-template <class Abi, class B>
-auto MatmulMethods<D>::bmm(const B& other) const {
+template <class B>
+TESSERA_EVAL_TAG auto MatmulMethods<D>::bmm(const B& other) const {
   return tessera::bmm(self(), other);
 }
 template <class D>
-template <class Abi, class B>
-auto MatmulMethods<D>::mv(const B& vec) const {
+template <class B>
+TESSERA_EVAL_TAG auto MatmulMethods<D>::mv(const B& vec) const {
   return tessera::mv(self(), vec);
 }
 template <class D>
-template <class Abi, class B>
-auto MatmulMethods<D>::dot(const B& other) const {
+template <class B>
+TESSERA_EVAL_TAG auto MatmulMethods<D>::dot(const B& other) const {
   return tessera::dot(self(), other);
 }
 template <class D>
-template <class Abi, class B>
-auto MatmulMethods<D>::outer(const B& other) const {
+template <class B>
+TESSERA_EVAL_TAG auto MatmulMethods<D>::outer(const B& other) const {
   return tessera::outer(self(), other);
 }
 #endif
 
 }  // namespace tessera
+
+TESSERA_EVAL_TAGS_END

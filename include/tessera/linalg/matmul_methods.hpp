@@ -7,6 +7,8 @@
 
 #include "tessera/core/macros.hpp"
 
+TESSERA_EVAL_TAGS_BEGIN
+
 namespace tessera {
 
 /// The matrix products as methods; each is the free function of the same name with this
@@ -14,26 +16,28 @@ namespace tessera {
 template <class D>
 struct MatmulMethods {
   /// ts::matmul(*this, other).
-  template <class Abi = detail::EvalAbi, class B>
-  auto matmul(const B& other) const;
+  template <class B>
+  TESSERA_EVAL_TAG auto matmul(const B& other) const;
   /// ts::mm(*this, other).
-  template <class Abi = detail::EvalAbi, class B>
-  auto mm(const B& other) const;
+  template <class B>
+  TESSERA_EVAL_TAG auto mm(const B& other) const;
   /// ts::bmm(*this, other).
-  template <class Abi = detail::EvalAbi, class B>
-  auto bmm(const B& other) const;
+  template <class B>
+  TESSERA_EVAL_TAG auto bmm(const B& other) const;
   /// ts::mv(*this, vec).
-  template <class Abi = detail::EvalAbi, class B>
-  auto mv(const B& vec) const;
+  template <class B>
+  TESSERA_EVAL_TAG auto mv(const B& vec) const;
   /// ts::dot(*this, other).
-  template <class Abi = detail::EvalAbi, class B>
-  auto dot(const B& other) const;
+  template <class B>
+  TESSERA_EVAL_TAG auto dot(const B& other) const;
   /// ts::outer(*this, other).
-  template <class Abi = detail::EvalAbi, class B>
-  auto outer(const B& other) const;
+  template <class B>
+  TESSERA_EVAL_TAG auto outer(const B& other) const;
 
  private:
   const D& self() const noexcept { return static_cast<const D&>(*this); }
 };
 
 }  // namespace tessera
+
+TESSERA_EVAL_TAGS_END

@@ -15,6 +15,8 @@
 #include "tessera/expr/reduce_dims.hpp"
 #include "tessera/ops/activations_methods.hpp"
 
+TESSERA_EVAL_TAGS_BEGIN
+
 namespace tessera {
 
 namespace detail {
@@ -64,15 +66,15 @@ Tensor<detail::value_type_t<E>> log_softmax(const E& e, std::int64_t dim) {
 // ---- the methods (ops/activations_methods.hpp, where they are documented) --------------------
 #if !defined(TESSERA_DOXYGEN)
 template <class D>
-template <class Abi>
-auto ActivationMethods<D>::softmax(std::int64_t dim) const {
+TESSERA_EVAL_TAG auto ActivationMethods<D>::softmax(std::int64_t dim) const {
   return tessera::softmax(self(), dim);
 }
 template <class D>
-template <class Abi>
-auto ActivationMethods<D>::log_softmax(std::int64_t dim) const {
+TESSERA_EVAL_TAG auto ActivationMethods<D>::log_softmax(std::int64_t dim) const {
   return tessera::log_softmax(self(), dim);
 }
 #endif
 
 }  // namespace tessera
+
+TESSERA_EVAL_TAGS_END

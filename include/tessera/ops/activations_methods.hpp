@@ -9,6 +9,8 @@
 
 #include "tessera/core/macros.hpp"
 
+TESSERA_EVAL_TAGS_BEGIN
+
 namespace tessera {
 
 /// The activations as methods; each is the free function of the same name applied to this
@@ -16,14 +18,14 @@ namespace tessera {
 template <class D>
 struct ActivationMethods {
   /// ts::softmax(*this, dim): exp(x) / sum(exp(x)) along `dim`, max-subtracted.
-  template <class Abi = detail::EvalAbi>
-  auto softmax(std::int64_t dim) const;
+  TESSERA_EVAL_TAG auto softmax(std::int64_t dim) const;
   /// ts::log_softmax(*this, dim): x - logsumexp(x) along `dim`.
-  template <class Abi = detail::EvalAbi>
-  auto log_softmax(std::int64_t dim) const;
+  TESSERA_EVAL_TAG auto log_softmax(std::int64_t dim) const;
 
  private:
   const D& self() const noexcept { return static_cast<const D&>(*this); }
 };
 
 }  // namespace tessera
+
+TESSERA_EVAL_TAGS_END

@@ -25,6 +25,8 @@
 #include "tessera/expr/operators.hpp"
 #include "tessera/ops/scatter.hpp"
 
+TESSERA_EVAL_TAGS_BEGIN
+
 namespace tessera {
 
 // [snippet:gather-nd-options]
@@ -213,18 +215,18 @@ Tensor<typename E::value_type> gather_nd(const E& params, const Tensor<I>& indic
 // ---- the methods (ops/indexing_methods.hpp, where they are documented) -----------------------
 #if !defined(TESSERA_DOXYGEN)
 template <class D>
-template <class I, class Abi>
-auto IndexingMethods<D>::index(const std::vector<Tensor<I>>& indices) const {
+template <class I>
+TESSERA_EVAL_TAG auto IndexingMethods<D>::index(const std::vector<Tensor<I>>& indices) const {
   return tessera::index(self(), indices);
 }
 template <class D>
-template <class I, class Abi>
-auto IndexingMethods<D>::index(std::initializer_list<Tensor<I>> indices) const {
+template <class I>
+TESSERA_EVAL_TAG auto IndexingMethods<D>::index(std::initializer_list<Tensor<I>> indices) const {
   return tessera::index(self(), std::vector<Tensor<I>>(indices));
 }
 template <class D>
-template <class I, class Abi>
-auto IndexingMethods<D>::index(const Tensor<I>& index_or_mask) const {
+template <class I>
+TESSERA_EVAL_TAG auto IndexingMethods<D>::index(const Tensor<I>& index_or_mask) const {
   if constexpr (std::is_same_v<I, bool>) {
     return tessera::index(self(), index_or_mask);
   } else {
@@ -232,54 +234,57 @@ auto IndexingMethods<D>::index(const Tensor<I>& index_or_mask) const {
   }
 }
 template <class D>
-template <detail::MaskExpression M, class Abi>
-auto IndexingMethods<D>::index(const M& mask) const {
+template <detail::MaskExpression M>
+TESSERA_EVAL_TAG auto IndexingMethods<D>::index(const M& mask) const {
   return tessera::index(self(), mask);
 }
 template <class D>
-template <class M, class Abi>
-auto IndexingMethods<D>::masked_select(const M& mask) const {
+template <class M>
+TESSERA_EVAL_TAG auto IndexingMethods<D>::masked_select(const M& mask) const {
   return tessera::masked_select(self(), mask);
 }
 template <class D>
-template <class I, class Abi>
-auto IndexingMethods<D>::index_select(std::int64_t dim, const Tensor<I>& index) const {
+template <class I>
+TESSERA_EVAL_TAG auto IndexingMethods<D>::index_select(std::int64_t dim,
+                                                       const Tensor<I>& index) const {
   return tessera::index_select(self(), dim, index);
 }
 template <class D>
-template <class I, class Abi>
-auto IndexingMethods<D>::gather(std::int64_t dim, const Tensor<I>& index) const {
+template <class I>
+TESSERA_EVAL_TAG auto IndexingMethods<D>::gather(std::int64_t dim, const Tensor<I>& index) const {
   return tessera::gather(self(), dim, index);
 }
 template <class D>
-template <class I, class Abi>
-auto IndexingMethods<D>::take(const Tensor<I>& index) const {
+template <class I>
+TESSERA_EVAL_TAG auto IndexingMethods<D>::take(const Tensor<I>& index) const {
   return tessera::take(self(), index);
 }
 template <class D>
-template <class I, class Abi>
-auto IndexingMethods<D>::take_along_dim(const Tensor<I>& index, std::int64_t dim) const {
+template <class I>
+TESSERA_EVAL_TAG auto IndexingMethods<D>::take_along_dim(const Tensor<I>& index,
+                                                         std::int64_t dim) const {
   return tessera::take_along_dim(self(), index, dim);
 }
 template <class D>
-template <class I, class Abi>
-auto IndexingMethods<D>::take_along_dim(const Tensor<I>& index) const {
+template <class I>
+TESSERA_EVAL_TAG auto IndexingMethods<D>::take_along_dim(const Tensor<I>& index) const {
   return tessera::take_along_dim(self(), index);
 }
 template <class D>
-template <class I, class Abi>
-auto IndexingMethods<D>::gather_nd(const Tensor<I>& indices) const {
+template <class I>
+TESSERA_EVAL_TAG auto IndexingMethods<D>::gather_nd(const Tensor<I>& indices) const {
   return tessera::gather_nd(self(), indices, GatherNdOptions{});
 }
 template <class D>
-template <class I, class Abi>
-auto IndexingMethods<D>::gather_nd(const Tensor<I>& indices, const GatherNdOptions& options) const {
+template <class I>
+TESSERA_EVAL_TAG auto IndexingMethods<D>::gather_nd(const Tensor<I>& indices,
+                                                    const GatherNdOptions& options) const {
   return tessera::gather_nd(self(), indices, options);
 }
 template <class D>
-template <class I, class V, class Abi>
-const D& IndexingMethods<D>::index_put_(const std::vector<Tensor<I>>& indices, const V& values,
-                                        bool accumulate) const {
+template <class I, class V>
+TESSERA_EVAL_TAG const D& IndexingMethods<D>::index_put_(const std::vector<Tensor<I>>& indices,
+                                                         const V& values, bool accumulate) const {
   using T = typename D::value_type;
   static_assert(
       std::is_same_v<D, Tensor<T>>,
@@ -297,14 +302,15 @@ const D& IndexingMethods<D>::index_put_(const std::vector<Tensor<I>>& indices, c
   return self();
 }
 template <class D>
-template <class I, class V, class Abi>
-const D& IndexingMethods<D>::index_put_(std::initializer_list<Tensor<I>> indices, const V& values,
-                                        bool accumulate) const {
+template <class I, class V>
+TESSERA_EVAL_TAG const D& IndexingMethods<D>::index_put_(std::initializer_list<Tensor<I>> indices,
+                                                         const V& values, bool accumulate) const {
   return index_put_(std::vector<Tensor<I>>(indices), values, accumulate);
 }
 template <class D>
-template <class V, class Abi>
-const D& IndexingMethods<D>::masked_fill_(const Tensor<bool>& mask, const V& value) const {
+template <class V>
+TESSERA_EVAL_TAG const D& IndexingMethods<D>::masked_fill_(const Tensor<bool>& mask,
+                                                           const V& value) const {
   using T = typename D::value_type;
   static_assert(
       std::is_same_v<D, Tensor<T>>,
@@ -319,3 +325,5 @@ const D& IndexingMethods<D>::masked_fill_(const Tensor<bool>& mask, const V& val
 #endif
 
 }  // namespace tessera
+
+TESSERA_EVAL_TAGS_END

@@ -13,6 +13,8 @@
 
 #include "tessera/core/macros.hpp"
 
+TESSERA_EVAL_TAGS_BEGIN
+
 namespace tessera {
 
 template <class T>
@@ -34,60 +36,62 @@ template <class D>
 struct IndexingMethods {
   /// `x[i0, i1, ...]` (PyTorch advanced indexing of the leading dims): the index tensors
   /// broadcast together; negative entries count from the end. ts::index.
-  template <class I, class Abi = detail::EvalAbi>
-  auto index(const std::vector<Tensor<I>>& indices) const;
+  template <class I>
+  TESSERA_EVAL_TAG auto index(const std::vector<Tensor<I>>& indices) const;
   /// `x[{i0, i1}]` spelled as a braced list of index tensors.
-  template <class I, class Abi = detail::EvalAbi>
-  auto index(std::initializer_list<Tensor<I>> indices) const;
+  template <class I>
+  TESSERA_EVAL_TAG auto index(std::initializer_list<Tensor<I>> indices) const;
   /// `x[i]`: one index tensor over the first dim, or a bool mask over the leading dims
   /// (`x[mask]`: shape (count, rest...)).
-  template <class I, class Abi = detail::EvalAbi>
-  auto index(const Tensor<I>& index_or_mask) const;
+  template <class I>
+  TESSERA_EVAL_TAG auto index(const Tensor<I>& index_or_mask) const;
   /// `x[mask]` with a bool expression as the mask: `x.index(x > 0)`.
-  template <detail::MaskExpression M, class Abi = detail::EvalAbi>
-  auto index(const M& mask) const;
+  template <detail::MaskExpression M>
+  TESSERA_EVAL_TAG auto index(const M& mask) const;
   /// ts::masked_select(*this, mask): the elements where the (broadcast) mask is true, 1-D;
   /// the mask a bool tensor or expression (`x.masked_select(x > 0)`).
-  template <class M, class Abi = detail::EvalAbi>
-  auto masked_select(const M& mask) const;
+  template <class M>
+  TESSERA_EVAL_TAG auto masked_select(const M& mask) const;
   /// ts::index_select(*this, dim, index): the slices `index` names along `dim`.
-  template <class I, class Abi = detail::EvalAbi>
-  auto index_select(std::int64_t dim, const Tensor<I>& index) const;
+  template <class I>
+  TESSERA_EVAL_TAG auto index_select(std::int64_t dim, const Tensor<I>& index) const;
   /// ts::gather(*this, dim, index): out[..., j, ...] = x[..., index[..., j, ...], ...].
-  template <class I, class Abi = detail::EvalAbi>
-  auto gather(std::int64_t dim, const Tensor<I>& index) const;
+  template <class I>
+  TESSERA_EVAL_TAG auto gather(std::int64_t dim, const Tensor<I>& index) const;
   /// ts::take(*this, index): the elements at flat (row-major) positions, shaped as `index`.
-  template <class I, class Abi = detail::EvalAbi>
-  auto take(const Tensor<I>& index) const;
+  template <class I>
+  TESSERA_EVAL_TAG auto take(const Tensor<I>& index) const;
   /// ts::take_along_dim(*this, index, dim): gather along `dim` after broadcasting.
-  template <class I, class Abi = detail::EvalAbi>
-  auto take_along_dim(const Tensor<I>& index, std::int64_t dim) const;
+  template <class I>
+  TESSERA_EVAL_TAG auto take_along_dim(const Tensor<I>& index, std::int64_t dim) const;
   /// ts::take_along_dim(*this, index): over the flattened tensor.
-  template <class I, class Abi = detail::EvalAbi>
-  auto take_along_dim(const Tensor<I>& index) const;
+  template <class I>
+  TESSERA_EVAL_TAG auto take_along_dim(const Tensor<I>& index) const;
   /// ts::gather_nd(*this, indices) (TensorFlow, batch_dims 0, out of range an IndexError).
-  template <class I, class Abi = detail::EvalAbi>
-  auto gather_nd(const Tensor<I>& indices) const;
+  template <class I>
+  TESSERA_EVAL_TAG auto gather_nd(const Tensor<I>& indices) const;
   /// ts::gather_nd(*this, indices, options) (TensorFlow).
-  template <class I, class Abi = detail::EvalAbi>
-  auto gather_nd(const Tensor<I>& indices, const GatherNdOptions& options) const;
+  template <class I>
+  TESSERA_EVAL_TAG auto gather_nd(const Tensor<I>& indices, const GatherNdOptions& options) const;
   /// `x[i0, i1, ...] = values` in place (accumulate: `+=`, every duplicate added, in index
   /// order on the host), PyTorch's index_put_; values (a tensor, expression or number)
   /// broadcast to the indexed shape and may view x. Tensors only; returns *this.
-  template <class I, class V, class Abi = detail::EvalAbi>
-  const D& index_put_(const std::vector<Tensor<I>>& indices, const V& values,
-                      bool accumulate = false) const;
+  template <class I, class V>
+  TESSERA_EVAL_TAG const D& index_put_(const std::vector<Tensor<I>>& indices, const V& values,
+                                       bool accumulate = false) const;
   /// index_put_ with a braced list of index tensors: `x.index_put_({rows, cols}, v)`.
-  template <class I, class V, class Abi = detail::EvalAbi>
-  const D& index_put_(std::initializer_list<Tensor<I>> indices, const V& values,
-                      bool accumulate = false) const;
+  template <class I, class V>
+  TESSERA_EVAL_TAG const D& index_put_(std::initializer_list<Tensor<I>> indices, const V& values,
+                                       bool accumulate = false) const;
   /// `x[mask] = value` in place: the mask broadcasts to x's shape (ShapeError otherwise).
   /// Tensors only; returns *this.
-  template <class V, class Abi = detail::EvalAbi>
-  const D& masked_fill_(const Tensor<bool>& mask, const V& value) const;
+  template <class V>
+  TESSERA_EVAL_TAG const D& masked_fill_(const Tensor<bool>& mask, const V& value) const;
 
  private:
   const D& self() const noexcept { return static_cast<const D&>(*this); }
 };
 
 }  // namespace tessera
+
+TESSERA_EVAL_TAGS_END

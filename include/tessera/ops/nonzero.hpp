@@ -21,6 +21,8 @@
 #include "tessera/detail/nonzero_device.cuh"
 #endif
 
+TESSERA_EVAL_TAGS_BEGIN
+
 namespace tessera {
 
 namespace detail::cuda_ops {
@@ -205,35 +207,31 @@ Tensor<std::int64_t> nonzero_static(const E& e, std::int64_t size, std::int64_t 
 }  // namespace TESSERA_EVAL_NS
 
 template <class D>
-template <class Abi>
-Tensor<std::int64_t> NonzeroMethods<D>::nonzero() const {
+TESSERA_EVAL_TAG Tensor<std::int64_t> NonzeroMethods<D>::nonzero() const {
   return tessera::nonzero(self());
 }
 template <class D>
-template <class Abi>
-std::vector<Tensor<std::int64_t>> NonzeroMethods<D>::nonzero(AsTuple tag) const {
+TESSERA_EVAL_TAG std::vector<Tensor<std::int64_t>> NonzeroMethods<D>::nonzero(AsTuple tag) const {
   return tessera::nonzero(self(), tag);
 }
 template <class D>
-template <class Abi>
-void NonzeroMethods<D>::nonzero_out(Tensor<std::int64_t>& out) const {
+TESSERA_EVAL_TAG void NonzeroMethods<D>::nonzero_out(Tensor<std::int64_t>& out) const {
   tessera::nonzero_out(self(), out);
 }
 template <class D>
-template <class Abi>
-Tensor<std::int64_t> NonzeroMethods<D>::nonzero_static(std::int64_t size,
-                                                       std::int64_t fill_value) const {
+TESSERA_EVAL_TAG Tensor<std::int64_t> NonzeroMethods<D>::nonzero_static(
+    std::int64_t size, std::int64_t fill_value) const {
   return tessera::nonzero_static(self(), size, fill_value);
 }
 template <class D>
-template <class Abi>
-std::int64_t NonzeroMethods<D>::count_nonzero() const {
+TESSERA_EVAL_TAG std::int64_t NonzeroMethods<D>::count_nonzero() const {
   return tessera::count_nonzero(self());
 }
 template <class D>
-template <class Abi>
-Tensor<std::int64_t> NonzeroMethods<D>::argwhere() const {
+TESSERA_EVAL_TAG Tensor<std::int64_t> NonzeroMethods<D>::argwhere() const {
   return tessera::argwhere(self());
 }
 
 }  // namespace tessera
+
+TESSERA_EVAL_TAGS_END

@@ -9,6 +9,8 @@
 
 #include "tessera/core/macros.hpp"
 
+TESSERA_EVAL_TAGS_BEGIN
+
 namespace tessera {
 
 template <class T>
@@ -26,26 +28,23 @@ inline constexpr AsTuple as_tuple{};
 template <class D>
 struct NonzeroMethods {
   /// Indices of the nonzero elements, (z, dim()) int64 in C order: `(x > 0).nonzero()`.
-  template <class Abi = detail::EvalAbi>
-  Tensor<std::int64_t> nonzero() const;
+  TESSERA_EVAL_TAG Tensor<std::int64_t> nonzero() const;
   /// One int64 tensor of shape (z) per dimension (max(dim(), 1) tensors).
-  template <class Abi = detail::EvalAbi>
-  std::vector<Tensor<std::int64_t>> nonzero(AsTuple) const;
+  TESSERA_EVAL_TAG std::vector<Tensor<std::int64_t>> nonzero(AsTuple) const;
   /// Writes nonzero() into `out` (resized when its shape differs).
-  template <class Abi = detail::EvalAbi>
-  void nonzero_out(Tensor<std::int64_t>& out) const;
+  TESSERA_EVAL_TAG void nonzero_out(Tensor<std::int64_t>& out) const;
   /// The first `size` rows of nonzero(), padded with `fill_value`; never syncs on CUDA.
-  template <class Abi = detail::EvalAbi>
-  Tensor<std::int64_t> nonzero_static(std::int64_t size, std::int64_t fill_value = -1) const;
+  TESSERA_EVAL_TAG Tensor<std::int64_t> nonzero_static(std::int64_t size,
+                                                       std::int64_t fill_value = -1) const;
   /// Number of nonzero elements.
-  template <class Abi = detail::EvalAbi>
-  std::int64_t count_nonzero() const;
+  TESSERA_EVAL_TAG std::int64_t count_nonzero() const;
   /// Same as nonzero().
-  template <class Abi = detail::EvalAbi>
-  Tensor<std::int64_t> argwhere() const;
+  TESSERA_EVAL_TAG Tensor<std::int64_t> argwhere() const;
 
  private:
   const D& self() const noexcept { return static_cast<const D&>(*this); }
 };
 
 }  // namespace tessera
+
+TESSERA_EVAL_TAGS_END

@@ -18,6 +18,8 @@
 #include "tessera/expr/evaluate.hpp"
 #include "tessera/expr/reduce_dims.hpp"
 
+TESSERA_EVAL_TAGS_BEGIN
+
 namespace tessera {
 
 namespace detail {
@@ -78,20 +80,20 @@ ValuesIndices<typename std::remove_cvref_t<E>::value_type> topk(const E& e, std:
 // ---- the methods (ops/ordering_methods.hpp, where they are documented) -----------------------
 #if !defined(TESSERA_DOXYGEN)
 template <class D>
-template <class Abi>
-auto OrderingMethods<D>::sort(std::int64_t dim, bool descending) const {
+TESSERA_EVAL_TAG auto OrderingMethods<D>::sort(std::int64_t dim, bool descending) const {
   return tessera::sort(self(), dim, descending);
 }
 template <class D>
-template <class Abi>
-auto OrderingMethods<D>::argsort(std::int64_t dim, bool descending) const {
+TESSERA_EVAL_TAG auto OrderingMethods<D>::argsort(std::int64_t dim, bool descending) const {
   return tessera::argsort(self(), dim, descending);
 }
 template <class D>
-template <class Abi>
-auto OrderingMethods<D>::topk(std::int64_t k, std::int64_t dim, bool largest, bool sorted) const {
+TESSERA_EVAL_TAG auto OrderingMethods<D>::topk(std::int64_t k, std::int64_t dim, bool largest,
+                                               bool sorted) const {
   return tessera::topk(self(), k, dim, largest, sorted);
 }
 #endif
 
 }  // namespace tessera
+
+TESSERA_EVAL_TAGS_END

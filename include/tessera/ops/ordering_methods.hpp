@@ -9,6 +9,8 @@
 
 #include "tessera/core/macros.hpp"
 
+TESSERA_EVAL_TAGS_BEGIN
+
 namespace tessera {
 
 /// The ordering operations as methods; each is the free function of the same name applied to
@@ -16,17 +18,17 @@ namespace tessera {
 template <class D>
 struct OrderingMethods {
   /// ts::sort(*this, dim, descending): the sorted values and their positions along `dim`.
-  template <class Abi = detail::EvalAbi>
-  auto sort(std::int64_t dim = -1, bool descending = false) const;
+  TESSERA_EVAL_TAG auto sort(std::int64_t dim = -1, bool descending = false) const;
   /// ts::argsort(*this, dim, descending): the positions that sort along `dim` (int64).
-  template <class Abi = detail::EvalAbi>
-  auto argsort(std::int64_t dim = -1, bool descending = false) const;
+  TESSERA_EVAL_TAG auto argsort(std::int64_t dim = -1, bool descending = false) const;
   /// ts::topk(*this, k, dim, largest, sorted): the k largest (or smallest) along `dim`.
-  template <class Abi = detail::EvalAbi>
-  auto topk(std::int64_t k, std::int64_t dim = -1, bool largest = true, bool sorted = true) const;
+  TESSERA_EVAL_TAG auto topk(std::int64_t k, std::int64_t dim = -1, bool largest = true,
+                             bool sorted = true) const;
 
  private:
   const D& self() const noexcept { return static_cast<const D&>(*this); }
 };
 
 }  // namespace tessera
+
+TESSERA_EVAL_TAGS_END

@@ -10,6 +10,8 @@
 #include "tessera/core/macros.hpp"
 #include "tessera/expr/reduce_engine.hpp"
 
+TESSERA_EVAL_TAGS_BEGIN
+
 namespace tessera {
 
 /// Reductions and scans as methods; each is the free function of the same name applied to
@@ -17,74 +19,54 @@ namespace tessera {
 template <class D>
 struct ReduceMethods {
   /// ts::sum(*this, dims, keepdim).
-  template <class Abi = detail::EvalAbi>
-  auto sum(const Dims& dims, bool keepdim = false) const;
+  TESSERA_EVAL_TAG auto sum(const Dims& dims, bool keepdim = false) const;
   /// ts::nansum(*this, dims, keepdim).
-  template <class Abi = detail::EvalAbi>
-  auto nansum(const Dims& dims, bool keepdim = false) const;
+  TESSERA_EVAL_TAG auto nansum(const Dims& dims, bool keepdim = false) const;
   /// ts::prod(*this, dim, keepdim).
-  template <class Abi = detail::EvalAbi>
-  auto prod(std::int64_t dim, bool keepdim = false) const;
+  TESSERA_EVAL_TAG auto prod(std::int64_t dim, bool keepdim = false) const;
   /// ts::mean(*this, dims, keepdim).
-  template <class Abi = detail::EvalAbi>
-  auto mean(const Dims& dims, bool keepdim = false) const;
+  TESSERA_EVAL_TAG auto mean(const Dims& dims, bool keepdim = false) const;
   /// ts::nanmean(*this, dims, keepdim).
-  template <class Abi = detail::EvalAbi>
-  auto nanmean(const Dims& dims, bool keepdim = false) const;
+  TESSERA_EVAL_TAG auto nanmean(const Dims& dims, bool keepdim = false) const;
   /// ts::amax(*this, dims, keepdim).
-  template <class Abi = detail::EvalAbi>
-  auto amax(const Dims& dims, bool keepdim = false) const;
+  TESSERA_EVAL_TAG auto amax(const Dims& dims, bool keepdim = false) const;
   /// ts::amin(*this, dims, keepdim).
-  template <class Abi = detail::EvalAbi>
-  auto amin(const Dims& dims, bool keepdim = false) const;
+  TESSERA_EVAL_TAG auto amin(const Dims& dims, bool keepdim = false) const;
   /// ts::any(*this, dims, keepdim).
-  template <class Abi = detail::EvalAbi>
-  auto any(const Dims& dims, bool keepdim = false) const;
+  TESSERA_EVAL_TAG auto any(const Dims& dims, bool keepdim = false) const;
   /// ts::all(*this, dims, keepdim).
-  template <class Abi = detail::EvalAbi>
-  auto all(const Dims& dims, bool keepdim = false) const;
+  TESSERA_EVAL_TAG auto all(const Dims& dims, bool keepdim = false) const;
   /// ts::logsumexp(*this, dims, keepdim).
-  template <class Abi = detail::EvalAbi>
-  auto logsumexp(const Dims& dims, bool keepdim = false) const;
+  TESSERA_EVAL_TAG auto logsumexp(const Dims& dims, bool keepdim = false) const;
   /// ts::var(*this, dims, correction, keepdim).
-  template <class Abi = detail::EvalAbi>
-  auto var(const Dims& dims, double correction = 1.0, bool keepdim = false) const;
+  TESSERA_EVAL_TAG auto var(const Dims& dims, double correction = 1.0, bool keepdim = false) const;
   /// ts::std(*this, dims, correction, keepdim).
-  template <class Abi = detail::EvalAbi>
-  auto std(const Dims& dims, double correction = 1.0, bool keepdim = false) const;
+  TESSERA_EVAL_TAG auto std(const Dims& dims, double correction = 1.0, bool keepdim = false) const;
   /// ts::argmax(*this, dim, keepdim).
-  template <class Abi = detail::EvalAbi>
-  auto argmax(std::int64_t dim, bool keepdim = false) const;
+  TESSERA_EVAL_TAG auto argmax(std::int64_t dim, bool keepdim = false) const;
   /// ts::argmax(*this): the flat position, 0-d.
-  template <class Abi = detail::EvalAbi>
-  auto argmax() const;
+  TESSERA_EVAL_TAG auto argmax() const;
   /// ts::argmin(*this, dim, keepdim).
-  template <class Abi = detail::EvalAbi>
-  auto argmin(std::int64_t dim, bool keepdim = false) const;
+  TESSERA_EVAL_TAG auto argmin(std::int64_t dim, bool keepdim = false) const;
   /// ts::argmin(*this): the flat position, 0-d.
-  template <class Abi = detail::EvalAbi>
-  auto argmin() const;
+  TESSERA_EVAL_TAG auto argmin() const;
   /// ts::max(*this, dim, keepdim): values and indices.
-  template <class Abi = detail::EvalAbi>
-  auto max(std::int64_t dim, bool keepdim = false) const;
+  TESSERA_EVAL_TAG auto max(std::int64_t dim, bool keepdim = false) const;
   /// ts::min(*this, dim, keepdim): values and indices.
-  template <class Abi = detail::EvalAbi>
-  auto min(std::int64_t dim, bool keepdim = false) const;
+  TESSERA_EVAL_TAG auto min(std::int64_t dim, bool keepdim = false) const;
   /// ts::cumsum(*this, dim).
-  template <class Abi = detail::EvalAbi>
-  auto cumsum(std::int64_t dim) const;
+  TESSERA_EVAL_TAG auto cumsum(std::int64_t dim) const;
   /// ts::cumprod(*this, dim).
-  template <class Abi = detail::EvalAbi>
-  auto cumprod(std::int64_t dim) const;
+  TESSERA_EVAL_TAG auto cumprod(std::int64_t dim) const;
   /// ts::cummax(*this, dim): values and indices.
-  template <class Abi = detail::EvalAbi>
-  auto cummax(std::int64_t dim) const;
+  TESSERA_EVAL_TAG auto cummax(std::int64_t dim) const;
   /// ts::cummin(*this, dim): values and indices.
-  template <class Abi = detail::EvalAbi>
-  auto cummin(std::int64_t dim) const;
+  TESSERA_EVAL_TAG auto cummin(std::int64_t dim) const;
 
  private:
   const D& self() const noexcept { return static_cast<const D&>(*this); }
 };
 
 }  // namespace tessera
+
+TESSERA_EVAL_TAGS_END

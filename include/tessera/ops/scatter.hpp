@@ -26,6 +26,8 @@
 #include "tessera/detail/scatter_device.cuh"
 #endif
 
+TESSERA_EVAL_TAGS_BEGIN
+
 namespace tessera {
 
 // [snippet:scatter-options]
@@ -255,65 +257,66 @@ Tensor<T> scatter_nd_run(const Tensor<T>& tensor, const Tensor<Index>& indices_o
 // the rvalue's memory when detail::scatter_may_reuse allows, else copies), the in-place form
 // (`name_`), each with and without options, as free functions and as Tensor methods.
 /// Defines tensor_scatter_nd_NAME and INPLACE (free functions and Tensor methods) for OP.
-#define TESSERA_SCATTER_FAMILY(NAME, INPLACE, OP)                                                 \
-  inline namespace TESSERA_EVAL_NS {                                                              \
-  template <class T, class Index, Expression Updates>                                             \
-  Tensor<T> NAME(const Tensor<T>& tensor, const Tensor<Index>& indices, const Updates& updates,   \
-                 const ScatterOptions& options = {}) {                                            \
-    return detail::scatter_nd_run<detail::scatter_ops::OP>(tensor, indices, updates, options,     \
-                                                           false);                                \
-  }                                                                                               \
-  template <class T, class Index, Expression Updates>                                             \
-  Tensor<T> NAME(Tensor<T>&& tensor, const Tensor<Index>& indices, const Updates& updates,        \
-                 const ScatterOptions& options = {}) {                                            \
-    if (!detail::scatter_may_reuse(tensor)) {                                                     \
-      return NAME(std::as_const(tensor), indices, updates, options);                              \
-    }                                                                                             \
-    detail::scatter_nd_run<detail::scatter_ops::OP>(tensor, indices, updates, options, true);     \
-    return std::exchange(tensor, Tensor<T>());                                                    \
-  }                                                                                               \
-  template <class T, class Index, Expression Updates>                                             \
-  Tensor<T>& INPLACE(Tensor<T>& tensor, const Tensor<Index>& indices, const Updates& updates,     \
-                     const ScatterOptions& options = {}) {                                        \
-    detail::scatter_nd_run<detail::scatter_ops::OP>(tensor, indices, updates, options, true);     \
-    return tensor;                                                                                \
-  }                                                                                               \
-  }                                                                                               \
-  template <class T>                                                                              \
-  template <class Index, class Updates, class Abi>                                                \
-  Tensor<T> ScatterMethods<Tensor<T>>::NAME(const Tensor<Index>& indices, const Updates& updates) \
-      const& {                                                                                    \
-    return tessera::NAME(self(), indices, updates);                                               \
-  }                                                                                               \
-  template <class T>                                                                              \
-  template <class Index, class Updates, class Abi>                                                \
-  Tensor<T> ScatterMethods<Tensor<T>>::NAME(const Tensor<Index>& indices,                         \
-                                            const Updates& updates)&& {                           \
-    return tessera::NAME(std::move(self()), indices, updates);                                    \
-  }                                                                                               \
-  template <class T>                                                                              \
-  template <class Index, class Updates, class Abi>                                                \
-  Tensor<T> ScatterMethods<Tensor<T>>::NAME(const Tensor<Index>& indices, const Updates& updates, \
-                                            const ScatterOptions& options) const& {               \
-    return tessera::NAME(self(), indices, updates, options);                                      \
-  }                                                                                               \
-  template <class T>                                                                              \
-  template <class Index, class Updates, class Abi>                                                \
-  Tensor<T> ScatterMethods<Tensor<T>>::NAME(const Tensor<Index>& indices, const Updates& updates, \
-                                            const ScatterOptions& options)&& {                    \
-    return tessera::NAME(std::move(self()), indices, updates, options);                           \
-  }                                                                                               \
-  template <class T>                                                                              \
-  template <class Index, class Updates, class Abi>                                                \
-  Tensor<T>& ScatterMethods<Tensor<T>>::INPLACE(const Tensor<Index>& indices,                     \
-                                                const Updates& updates) {                         \
-    return tessera::INPLACE(self(), indices, updates);                                            \
-  }                                                                                               \
-  template <class T>                                                                              \
-  template <class Index, class Updates, class Abi>                                                \
-  Tensor<T>& ScatterMethods<Tensor<T>>::INPLACE(                                                  \
-      const Tensor<Index>& indices, const Updates& updates, const ScatterOptions& options) {      \
-    return tessera::INPLACE(self(), indices, updates, options);                                   \
+#define TESSERA_SCATTER_FAMILY(NAME, INPLACE, OP)                                               \
+  inline namespace TESSERA_EVAL_NS {                                                            \
+  template <class T, class Index, Expression Updates>                                           \
+  Tensor<T> NAME(const Tensor<T>& tensor, const Tensor<Index>& indices, const Updates& updates, \
+                 const ScatterOptions& options = {}) {                                          \
+    return detail::scatter_nd_run<detail::scatter_ops::OP>(tensor, indices, updates, options,   \
+                                                           false);                              \
+  }                                                                                             \
+  template <class T, class Index, Expression Updates>                                           \
+  Tensor<T> NAME(Tensor<T>&& tensor, const Tensor<Index>& indices, const Updates& updates,      \
+                 const ScatterOptions& options = {}) {                                          \
+    if (!detail::scatter_may_reuse(tensor)) {                                                   \
+      return NAME(std::as_const(tensor), indices, updates, options);                            \
+    }                                                                                           \
+    detail::scatter_nd_run<detail::scatter_ops::OP>(tensor, indices, updates, options, true);   \
+    return std::exchange(tensor, Tensor<T>());                                                  \
+  }                                                                                             \
+  template <class T, class Index, Expression Updates>                                           \
+  Tensor<T>& INPLACE(Tensor<T>& tensor, const Tensor<Index>& indices, const Updates& updates,   \
+                     const ScatterOptions& options = {}) {                                      \
+    detail::scatter_nd_run<detail::scatter_ops::OP>(tensor, indices, updates, options, true);   \
+    return tensor;                                                                              \
+  }                                                                                             \
+  }                                                                                             \
+  template <class T>                                                                            \
+  template <class Index, class Updates>                                                         \
+  TESSERA_EVAL_TAG Tensor<T> ScatterMethods<Tensor<T>>::NAME(const Tensor<Index>& indices,      \
+                                                             const Updates& updates) const& {   \
+    return tessera::NAME(self(), indices, updates);                                             \
+  }                                                                                             \
+  template <class T>                                                                            \
+  template <class Index, class Updates>                                                         \
+  TESSERA_EVAL_TAG Tensor<T> ScatterMethods<Tensor<T>>::NAME(const Tensor<Index>& indices,      \
+                                                             const Updates& updates)&& {        \
+    return tessera::NAME(std::move(self()), indices, updates);                                  \
+  }                                                                                             \
+  template <class T>                                                                            \
+  template <class Index, class Updates>                                                         \
+  TESSERA_EVAL_TAG Tensor<T> ScatterMethods<Tensor<T>>::NAME(                                   \
+      const Tensor<Index>& indices, const Updates& updates, const ScatterOptions& options)      \
+      const& {                                                                                  \
+    return tessera::NAME(self(), indices, updates, options);                                    \
+  }                                                                                             \
+  template <class T>                                                                            \
+  template <class Index, class Updates>                                                         \
+  TESSERA_EVAL_TAG Tensor<T> ScatterMethods<Tensor<T>>::NAME(                                   \
+      const Tensor<Index>& indices, const Updates& updates, const ScatterOptions& options)&& {  \
+    return tessera::NAME(std::move(self()), indices, updates, options);                         \
+  }                                                                                             \
+  template <class T>                                                                            \
+  template <class Index, class Updates>                                                         \
+  TESSERA_EVAL_TAG Tensor<T>& ScatterMethods<Tensor<T>>::INPLACE(const Tensor<Index>& indices,  \
+                                                                 const Updates& updates) {      \
+    return tessera::INPLACE(self(), indices, updates);                                          \
+  }                                                                                             \
+  template <class T>                                                                            \
+  template <class Index, class Updates>                                                         \
+  TESSERA_EVAL_TAG Tensor<T>& ScatterMethods<Tensor<T>>::INPLACE(                               \
+      const Tensor<Index>& indices, const Updates& updates, const ScatterOptions& options) {    \
+    return tessera::INPLACE(self(), indices, updates, options);                                 \
   }
 
 /// `tensor_scatter_nd_sub(t, indices, updates)`: a copy of t with updates subtracted at indices
@@ -337,3 +340,5 @@ TESSERA_SCATTER_FAMILY(tensor_scatter_nd_max, scatter_nd_max_, Max)
 #undef TESSERA_SCATTER_FAMILY
 
 }  // namespace tessera
+
+TESSERA_EVAL_TAGS_END

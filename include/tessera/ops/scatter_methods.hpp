@@ -6,6 +6,8 @@
 
 #include "tessera/core/macros.hpp"
 
+TESSERA_EVAL_TAGS_BEGIN
+
 namespace tessera {
 
 template <class T>
@@ -37,115 +39,137 @@ struct ScatterMethods<Tensor<T>> {
   /// @{
 
   /// A copy of this tensor with `updates` subtracted at `indices`.
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T> tensor_scatter_nd_sub(const Tensor<Index>& indices, const Updates& updates) const&;
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T> tensor_scatter_nd_sub(const Tensor<Index>& indices,
+                                                   const Updates& updates) const&;
   /// On an rvalue (`std::move(t)`, a temporary): the same result, written into this tensor's
   /// memory when nothing else shares it (otherwise a copy, as above).
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T> tensor_scatter_nd_sub(const Tensor<Index>& indices, const Updates& updates) &&;
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T> tensor_scatter_nd_sub(const Tensor<Index>& indices,
+                                                   const Updates& updates) &&;
   /// The same with options (`{.out_of_bounds = OutOfBounds::Ignore}`, `{.deterministic = true}`).
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T> tensor_scatter_nd_sub(const Tensor<Index>& indices, const Updates& updates,
-                                  const ScatterOptions& options) const&;
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T> tensor_scatter_nd_sub(const Tensor<Index>& indices,
+                                                   const Updates& updates,
+                                                   const ScatterOptions& options) const&;
   /// On an rvalue, with options: written in place when nothing else shares the memory.
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T> tensor_scatter_nd_sub(const Tensor<Index>& indices, const Updates& updates,
-                                  const ScatterOptions& options) &&;
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T> tensor_scatter_nd_sub(const Tensor<Index>& indices,
+                                                   const Updates& updates,
+                                                   const ScatterOptions& options) &&;
   /// In place: this tensor with `updates` subtracted at `indices`; returns *this.
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T>& scatter_nd_sub_(const Tensor<Index>& indices, const Updates& updates);
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T>& scatter_nd_sub_(const Tensor<Index>& indices, const Updates& updates);
   /// The same with options (`{.out_of_bounds = OutOfBounds::Ignore}`, `{.deterministic = true}`).
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T>& scatter_nd_sub_(const Tensor<Index>& indices, const Updates& updates,
-                             const ScatterOptions& options);
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T>& scatter_nd_sub_(const Tensor<Index>& indices, const Updates& updates,
+                                              const ScatterOptions& options);
   /// A copy of this tensor with `updates` added at `indices`.
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T> tensor_scatter_nd_add(const Tensor<Index>& indices, const Updates& updates) const&;
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T> tensor_scatter_nd_add(const Tensor<Index>& indices,
+                                                   const Updates& updates) const&;
   /// On an rvalue (`std::move(t)`, a temporary): the same result, written into this tensor's
   /// memory when nothing else shares it (otherwise a copy, as above).
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T> tensor_scatter_nd_add(const Tensor<Index>& indices, const Updates& updates) &&;
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T> tensor_scatter_nd_add(const Tensor<Index>& indices,
+                                                   const Updates& updates) &&;
   /// The same with options (`{.out_of_bounds = OutOfBounds::Ignore}`, `{.deterministic = true}`).
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T> tensor_scatter_nd_add(const Tensor<Index>& indices, const Updates& updates,
-                                  const ScatterOptions& options) const&;
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T> tensor_scatter_nd_add(const Tensor<Index>& indices,
+                                                   const Updates& updates,
+                                                   const ScatterOptions& options) const&;
   /// On an rvalue, with options: written in place when nothing else shares the memory.
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T> tensor_scatter_nd_add(const Tensor<Index>& indices, const Updates& updates,
-                                  const ScatterOptions& options) &&;
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T> tensor_scatter_nd_add(const Tensor<Index>& indices,
+                                                   const Updates& updates,
+                                                   const ScatterOptions& options) &&;
   /// In place: this tensor with `updates` added at `indices`; returns *this.
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T>& scatter_nd_add_(const Tensor<Index>& indices, const Updates& updates);
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T>& scatter_nd_add_(const Tensor<Index>& indices, const Updates& updates);
   /// The same with options (`{.out_of_bounds = OutOfBounds::Ignore}`, `{.deterministic = true}`).
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T>& scatter_nd_add_(const Tensor<Index>& indices, const Updates& updates,
-                             const ScatterOptions& options);
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T>& scatter_nd_add_(const Tensor<Index>& indices, const Updates& updates,
+                                              const ScatterOptions& options);
   /// A copy of this tensor with `updates` written at `indices`.
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T> tensor_scatter_nd_update(const Tensor<Index>& indices, const Updates& updates) const&;
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T> tensor_scatter_nd_update(const Tensor<Index>& indices,
+                                                      const Updates& updates) const&;
   /// On an rvalue (`std::move(t)`, a temporary): the same result, written into this tensor's
   /// memory when nothing else shares it (otherwise a copy, as above).
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T> tensor_scatter_nd_update(const Tensor<Index>& indices, const Updates& updates) &&;
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T> tensor_scatter_nd_update(const Tensor<Index>& indices,
+                                                      const Updates& updates) &&;
   /// The same with options (`{.out_of_bounds = OutOfBounds::Ignore}`, `{.deterministic = true}`).
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T> tensor_scatter_nd_update(const Tensor<Index>& indices, const Updates& updates,
-                                     const ScatterOptions& options) const&;
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T> tensor_scatter_nd_update(const Tensor<Index>& indices,
+                                                      const Updates& updates,
+                                                      const ScatterOptions& options) const&;
   /// On an rvalue, with options: written in place when nothing else shares the memory.
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T> tensor_scatter_nd_update(const Tensor<Index>& indices, const Updates& updates,
-                                     const ScatterOptions& options) &&;
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T> tensor_scatter_nd_update(const Tensor<Index>& indices,
+                                                      const Updates& updates,
+                                                      const ScatterOptions& options) &&;
   /// In place: this tensor with `updates` written at `indices`; returns *this.
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T>& scatter_nd_update_(const Tensor<Index>& indices, const Updates& updates);
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T>& scatter_nd_update_(const Tensor<Index>& indices,
+                                                 const Updates& updates);
   /// The same with options (`{.out_of_bounds = OutOfBounds::Ignore}`, `{.deterministic = true}`).
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T>& scatter_nd_update_(const Tensor<Index>& indices, const Updates& updates,
-                                const ScatterOptions& options);
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T>& scatter_nd_update_(const Tensor<Index>& indices,
+                                                 const Updates& updates,
+                                                 const ScatterOptions& options);
   /// A copy of this tensor with `updates` combined by min at `indices`.
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T> tensor_scatter_nd_min(const Tensor<Index>& indices, const Updates& updates) const&;
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T> tensor_scatter_nd_min(const Tensor<Index>& indices,
+                                                   const Updates& updates) const&;
   /// On an rvalue (`std::move(t)`, a temporary): the same result, written into this tensor's
   /// memory when nothing else shares it (otherwise a copy, as above).
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T> tensor_scatter_nd_min(const Tensor<Index>& indices, const Updates& updates) &&;
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T> tensor_scatter_nd_min(const Tensor<Index>& indices,
+                                                   const Updates& updates) &&;
   /// The same with options (`{.out_of_bounds = OutOfBounds::Ignore}`, `{.deterministic = true}`).
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T> tensor_scatter_nd_min(const Tensor<Index>& indices, const Updates& updates,
-                                  const ScatterOptions& options) const&;
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T> tensor_scatter_nd_min(const Tensor<Index>& indices,
+                                                   const Updates& updates,
+                                                   const ScatterOptions& options) const&;
   /// On an rvalue, with options: written in place when nothing else shares the memory.
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T> tensor_scatter_nd_min(const Tensor<Index>& indices, const Updates& updates,
-                                  const ScatterOptions& options) &&;
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T> tensor_scatter_nd_min(const Tensor<Index>& indices,
+                                                   const Updates& updates,
+                                                   const ScatterOptions& options) &&;
   /// In place: this tensor with `updates` combined by min at `indices`; returns *this.
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T>& scatter_nd_min_(const Tensor<Index>& indices, const Updates& updates);
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T>& scatter_nd_min_(const Tensor<Index>& indices, const Updates& updates);
   /// The same with options (`{.out_of_bounds = OutOfBounds::Ignore}`, `{.deterministic = true}`).
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T>& scatter_nd_min_(const Tensor<Index>& indices, const Updates& updates,
-                             const ScatterOptions& options);
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T>& scatter_nd_min_(const Tensor<Index>& indices, const Updates& updates,
+                                              const ScatterOptions& options);
   /// A copy of this tensor with `updates` combined by max at `indices`.
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T> tensor_scatter_nd_max(const Tensor<Index>& indices, const Updates& updates) const&;
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T> tensor_scatter_nd_max(const Tensor<Index>& indices,
+                                                   const Updates& updates) const&;
   /// On an rvalue (`std::move(t)`, a temporary): the same result, written into this tensor's
   /// memory when nothing else shares it (otherwise a copy, as above).
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T> tensor_scatter_nd_max(const Tensor<Index>& indices, const Updates& updates) &&;
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T> tensor_scatter_nd_max(const Tensor<Index>& indices,
+                                                   const Updates& updates) &&;
   /// The same with options (`{.out_of_bounds = OutOfBounds::Ignore}`, `{.deterministic = true}`).
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T> tensor_scatter_nd_max(const Tensor<Index>& indices, const Updates& updates,
-                                  const ScatterOptions& options) const&;
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T> tensor_scatter_nd_max(const Tensor<Index>& indices,
+                                                   const Updates& updates,
+                                                   const ScatterOptions& options) const&;
   /// On an rvalue, with options: written in place when nothing else shares the memory.
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T> tensor_scatter_nd_max(const Tensor<Index>& indices, const Updates& updates,
-                                  const ScatterOptions& options) &&;
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T> tensor_scatter_nd_max(const Tensor<Index>& indices,
+                                                   const Updates& updates,
+                                                   const ScatterOptions& options) &&;
   /// In place: this tensor with `updates` combined by max at `indices`; returns *this.
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T>& scatter_nd_max_(const Tensor<Index>& indices, const Updates& updates);
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T>& scatter_nd_max_(const Tensor<Index>& indices, const Updates& updates);
   /// The same with options (`{.out_of_bounds = OutOfBounds::Ignore}`, `{.deterministic = true}`).
-  template <class Index, class Updates, class Abi = detail::EvalAbi>
-  Tensor<T>& scatter_nd_max_(const Tensor<Index>& indices, const Updates& updates,
-                             const ScatterOptions& options);
+  template <class Index, class Updates>
+  TESSERA_EVAL_TAG Tensor<T>& scatter_nd_max_(const Tensor<Index>& indices, const Updates& updates,
+                                              const ScatterOptions& options);
   /// @}
 
  private:
@@ -154,3 +178,5 @@ struct ScatterMethods<Tensor<T>> {
 };
 
 }  // namespace tessera
+
+TESSERA_EVAL_TAGS_END

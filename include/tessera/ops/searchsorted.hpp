@@ -23,6 +23,8 @@
 #include "tessera/detail/searchsorted_device.cuh"
 #endif
 
+TESSERA_EVAL_TAGS_BEGIN
+
 namespace tessera {
 
 // [snippet:searchsorted-options]
@@ -285,37 +287,41 @@ void bucketize_out(const Input& input, const Boundaries& boundaries, Tensor<Inde
 }  // namespace TESSERA_EVAL_NS
 
 template <class D>
-template <class Index, class Values, class Abi>
-Tensor<Index> SearchSortedMethods<D>::searchsorted(const Values& values) const {
+template <class Index, class Values>
+TESSERA_EVAL_TAG Tensor<Index> SearchSortedMethods<D>::searchsorted(const Values& values) const {
   return tessera::searchsorted<Index>(self(), values);
 }
 template <class D>
-template <class Index, class Values, class Abi>
-Tensor<Index> SearchSortedMethods<D>::searchsorted(const Values& values,
-                                                   const SearchSortedOptions& options) const {
+template <class Index, class Values>
+TESSERA_EVAL_TAG Tensor<Index> SearchSortedMethods<D>::searchsorted(
+    const Values& values, const SearchSortedOptions& options) const {
   return tessera::searchsorted<Index>(self(), values, options);
 }
 template <class D>
-template <class Values, class Index, class Abi>
-void SearchSortedMethods<D>::searchsorted_out(const Values& values, Tensor<Index>& out) const {
+template <class Values, class Index>
+TESSERA_EVAL_TAG void SearchSortedMethods<D>::searchsorted_out(const Values& values,
+                                                               Tensor<Index>& out) const {
   tessera::searchsorted_out(self(), values, out);
 }
 template <class D>
-template <class Values, class Index, class Abi>
-void SearchSortedMethods<D>::searchsorted_out(const Values& values, Tensor<Index>& out,
-                                              const SearchSortedOptions& options) const {
+template <class Values, class Index>
+TESSERA_EVAL_TAG void SearchSortedMethods<D>::searchsorted_out(
+    const Values& values, Tensor<Index>& out, const SearchSortedOptions& options) const {
   tessera::searchsorted_out(self(), values, out, options);
 }
 template <class D>
-template <class Index, class Boundaries, class Abi>
-Tensor<Index> SearchSortedMethods<D>::bucketize(const Boundaries& boundaries, bool right) const {
+template <class Index, class Boundaries>
+TESSERA_EVAL_TAG Tensor<Index> SearchSortedMethods<D>::bucketize(const Boundaries& boundaries,
+                                                                 bool right) const {
   return tessera::bucketize<Index>(self(), boundaries, right);
 }
 template <class D>
-template <class Boundaries, class Index, class Abi>
-void SearchSortedMethods<D>::bucketize_out(const Boundaries& boundaries, Tensor<Index>& out,
-                                           bool right) const {
+template <class Boundaries, class Index>
+TESSERA_EVAL_TAG void SearchSortedMethods<D>::bucketize_out(const Boundaries& boundaries,
+                                                            Tensor<Index>& out, bool right) const {
   tessera::bucketize_out(self(), boundaries, out, right);
 }
 
 }  // namespace tessera
+
+TESSERA_EVAL_TAGS_END

@@ -26,6 +26,8 @@
 #include "tessera/core/tensor_class.hpp"
 #include "tessera/expr/evaluate.hpp"
 
+TESSERA_EVAL_TAGS_BEGIN
+
 namespace tessera {
 
 // [snippet:unique-options]
@@ -252,50 +254,45 @@ Tensor<std::int64_t> one_hot(const E& labels, std::int64_t num_classes = -1) {
 // ---- the methods (ops/sets_methods.hpp, where they are documented) ---------------------------
 #if !defined(TESSERA_DOXYGEN)
 template <class D>
-template <class Abi>
-auto SetsMethods<D>::unique() const {
+TESSERA_EVAL_TAG auto SetsMethods<D>::unique() const {
   return tessera::unique(self());
 }
 template <class D>
-template <class Abi>
-auto SetsMethods<D>::unique(const UniqueOptions& options) const {
+TESSERA_EVAL_TAG auto SetsMethods<D>::unique(const UniqueOptions& options) const {
   return tessera::unique(self(), options);
 }
 template <class D>
-template <class Abi>
-auto SetsMethods<D>::unique_consecutive() const {
+TESSERA_EVAL_TAG auto SetsMethods<D>::unique_consecutive() const {
   return tessera::unique_consecutive(self());
 }
 template <class D>
-template <class Abi>
-auto SetsMethods<D>::unique_consecutive(const UniqueOptions& options) const {
+TESSERA_EVAL_TAG auto SetsMethods<D>::unique_consecutive(const UniqueOptions& options) const {
   return tessera::unique_consecutive(self(), options);
 }
 template <class D>
-template <class Abi>
-auto SetsMethods<D>::bincount(std::int64_t minlength) const {
+TESSERA_EVAL_TAG auto SetsMethods<D>::bincount(std::int64_t minlength) const {
   return tessera::bincount(self(), minlength);
 }
 template <class D>
-template <class W, class Abi>
-auto SetsMethods<D>::bincount(const Tensor<W>& weights, std::int64_t minlength) const {
+template <class W>
+TESSERA_EVAL_TAG auto SetsMethods<D>::bincount(const Tensor<W>& weights,
+                                               std::int64_t minlength) const {
   return tessera::bincount(self(), weights, minlength);
 }
 template <class D>
-template <class Abi>
-auto SetsMethods<D>::histc(std::int64_t bins, double min, double max) const {
+TESSERA_EVAL_TAG auto SetsMethods<D>::histc(std::int64_t bins, double min, double max) const {
   return tessera::histc(self(), bins, min, max);
 }
 template <class D>
-template <class Abi>
-auto SetsMethods<D>::histogram(std::int64_t bins) const {
+TESSERA_EVAL_TAG auto SetsMethods<D>::histogram(std::int64_t bins) const {
   return tessera::histogram(self(), bins);
 }
 template <class D>
-template <class Abi>
-auto SetsMethods<D>::one_hot(std::int64_t num_classes) const {
+TESSERA_EVAL_TAG auto SetsMethods<D>::one_hot(std::int64_t num_classes) const {
   return tessera::one_hot(self(), num_classes);
 }
 #endif
 
 }  // namespace tessera
+
+TESSERA_EVAL_TAGS_END

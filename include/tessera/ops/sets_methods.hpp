@@ -10,6 +10,8 @@
 
 #include "tessera/core/macros.hpp"
 
+TESSERA_EVAL_TAGS_BEGIN
+
 namespace tessera {
 
 template <class T>
@@ -21,35 +23,29 @@ struct UniqueOptions;
 template <class D>
 struct SetsMethods {
   /// ts::unique(*this): the sorted distinct elements, 1-D.
-  template <class Abi = detail::EvalAbi>
-  auto unique() const;
+  TESSERA_EVAL_TAG auto unique() const;
   /// ts::unique(*this, options): values, inverse and counts (`auto [v, inv, c] = ...`).
-  template <class Abi = detail::EvalAbi>
-  auto unique(const UniqueOptions& options) const;
+  TESSERA_EVAL_TAG auto unique(const UniqueOptions& options) const;
   /// ts::unique_consecutive(*this): the first element of each run of equal elements, 1-D.
-  template <class Abi = detail::EvalAbi>
-  auto unique_consecutive() const;
+  TESSERA_EVAL_TAG auto unique_consecutive() const;
   /// ts::unique_consecutive(*this, options): values, inverse and counts of the runs.
-  template <class Abi = detail::EvalAbi>
-  auto unique_consecutive(const UniqueOptions& options) const;
+  TESSERA_EVAL_TAG auto unique_consecutive(const UniqueOptions& options) const;
   /// ts::bincount(*this, minlength): how often each value 0, 1, ... occurs (int64).
-  template <class Abi = detail::EvalAbi>
-  auto bincount(std::int64_t minlength = 0) const;
+  TESSERA_EVAL_TAG auto bincount(std::int64_t minlength = 0) const;
   /// ts::bincount(*this, weights, minlength): the weights summed per value.
-  template <class W, class Abi = detail::EvalAbi>
-  auto bincount(const Tensor<W>& weights, std::int64_t minlength = 0) const;
+  template <class W>
+  TESSERA_EVAL_TAG auto bincount(const Tensor<W>& weights, std::int64_t minlength = 0) const;
   /// ts::histc(*this, bins, min, max): counts in `bins` equal bins over [min, max].
-  template <class Abi = detail::EvalAbi>
-  auto histc(std::int64_t bins = 100, double min = 0.0, double max = 0.0) const;
+  TESSERA_EVAL_TAG auto histc(std::int64_t bins = 100, double min = 0.0, double max = 0.0) const;
   /// ts::histogram(*this, bins): `auto [hist, bin_edges] = x.histogram(10);`.
-  template <class Abi = detail::EvalAbi>
-  auto histogram(std::int64_t bins) const;
+  TESSERA_EVAL_TAG auto histogram(std::int64_t bins) const;
   /// ts::one_hot(*this, num_classes): int64 labels as one-hot rows (int64).
-  template <class Abi = detail::EvalAbi>
-  auto one_hot(std::int64_t num_classes = -1) const;
+  TESSERA_EVAL_TAG auto one_hot(std::int64_t num_classes = -1) const;
 
  private:
   const D& self() const noexcept { return static_cast<const D&>(*this); }
 };
 
 }  // namespace tessera
+
+TESSERA_EVAL_TAGS_END

@@ -18,6 +18,8 @@
 #include "tessera/core/tensor_class.hpp"
 #include "tessera/expr/evaluate.hpp"
 
+TESSERA_EVAL_TAGS_BEGIN
+
 namespace tessera {
 
 /// How meshgrid lays out its grids: IJ (matrix indexing, PyTorch's default) gives grid i the
@@ -243,11 +245,10 @@ requires Arithmetic<V> Tensor<typename E::value_type> full_like(const E& x, V va
 // ---- the methods of expressions (ops/shape_methods.hpp, where they are documented) ------------
 #if !defined(TESSERA_DOXYGEN)
 /// Defines ShapeMethods<D>::name(params) as the Tensor method of the evaluated expression.
-#define TESSERA_SHAPE_METHOD(name, params, args) \
-  template <class D>                             \
-  template <class Abi>                           \
-  auto ShapeMethods<D>::name params const {      \
-    return detail::tensor_of(self()).name args;  \
+#define TESSERA_SHAPE_METHOD(name, params, args)             \
+  template <class D>                                         \
+  TESSERA_EVAL_TAG auto ShapeMethods<D>::name params const { \
+    return detail::tensor_of(self()).name args;              \
   }
 TESSERA_SHAPE_METHOD(reshape, (const Shape& shape), (shape))
 TESSERA_SHAPE_METHOD(view, (const Shape& shape), (shape))
@@ -295,3 +296,5 @@ TESSERA_SHAPE_METHOD(triu, (std::int64_t k), (k))
 #endif
 
 }  // namespace tessera
+
+TESSERA_EVAL_TAGS_END

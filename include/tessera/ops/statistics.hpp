@@ -23,6 +23,8 @@
 #include "tessera/expr/reduce_dims.hpp"
 #include "tessera/ops/statistics_methods.hpp"
 
+TESSERA_EVAL_TAGS_BEGIN
+
 namespace tessera {
 
 namespace detail {
@@ -263,11 +265,10 @@ Tensor<detail::cov_t<detail::value_type_t<E>>> corrcoef(const E& e) {
 // ---- the methods (ops/statistics_methods.hpp, where they are documented) ---------------------
 #if !defined(TESSERA_DOXYGEN)
 /// Defines StatisticsMethods<D>::NAME(PARAMS) as tessera::NAME(self(), ARGS).
-#define TESSERA_STATISTICS_METHOD(NAME, PARAMS, ARGS) \
-  template <class D>                                  \
-  template <class Abi>                                \
-  auto StatisticsMethods<D>::NAME PARAMS const {      \
-    return tessera::NAME ARGS;                        \
+#define TESSERA_STATISTICS_METHOD(NAME, PARAMS, ARGS)             \
+  template <class D>                                              \
+  TESSERA_EVAL_TAG auto StatisticsMethods<D>::NAME PARAMS const { \
+    return tessera::NAME ARGS;                                    \
   }
 TESSERA_STATISTICS_METHOD(quantile, (double q, Interpolation how), (self(), q, how))
 TESSERA_STATISTICS_METHOD(quantile, (double q, std::int64_t dim, bool keepdim, Interpolation how),
@@ -290,3 +291,5 @@ TESSERA_STATISTICS_METHOD(corrcoef, (), (self()))
 #endif
 
 }  // namespace tessera
+
+TESSERA_EVAL_TAGS_END

@@ -14,6 +14,8 @@
 #include "tessera/core/element_traits.hpp"
 #include "tessera/tensor.hpp"
 
+TESSERA_EVAL_TAGS_BEGIN
+
 namespace tessera {
 
 template <class S, class E>
@@ -57,14 +59,17 @@ class RaggedTensor {
   /// No rows: values of shape (0), row_splits `[0]`, on the CPU.
   RaggedTensor();
 
-  // Evaluates a ragged expression (`r * 2 + 1`) into new values with its row partition.
-  // Implicit when the expression's element type is T, explicit when it converts. (Hidden from
-  // Doxygen 1.9, which misreads this `explicit(bool)` declaration; the class text says it.)
-  /// @cond TESSERA_DOXYGEN_SKIP
-  template <class E, class Abi = detail::EvalAbi>
-  explicit(!std::is_same_v<typename E::value_type, T>) RaggedTensor(const RaggedExpr<S, E>& e)
+  /// Evaluates a ragged expression of element type T (`r * 2 + 1`) into new values with its
+  /// row partition. (Two constructors rather than one with explicit(bool): see Tensor's.)
+  template <class E>
+  requires(std::is_same_v<typename E::value_type, T>)
+      TESSERA_EVAL_TAG RaggedTensor(const RaggedExpr<S, E>& e)
       : values_(detail::materialize<T>(e.values())), row_splits_(e.row_splits()) {}
-  /// @endcond
+  /// Evaluates a ragged expression of another element type, converting each value (explicit).
+  template <class E>
+  requires(!std::is_same_v<typename E::value_type, T>)
+      TESSERA_EVAL_TAG explicit RaggedTensor(const RaggedExpr<S, E>& e)
+      : values_(detail::materialize<T>(e.values())), row_splits_(e.row_splits()) {}
 
   /// @name Factories (each validates unless `validate` is false; ValueError names the position)
   /// @{
@@ -137,8 +142,9 @@ class RaggedTensor {
   Tensor<T> to_tensor(T pad = T(0)) const;
   /// The bucket of every value among 1-d sorted `boundaries` (as Tensor::bucketize), with this
   /// row partition.
-  template <class Boundaries, class Abi = detail::EvalAbi>
-  RaggedTensor<std::int64_t, S> bucketize(const Boundaries& boundaries, bool right = false) const {
+  template <class Boundaries>
+  TESSERA_EVAL_TAG RaggedTensor<std::int64_t, S> bucketize(const Boundaries& boundaries,
+                                                           bool right = false) const {
     return RaggedTensor<std::int64_t, S>::from_row_splits(values_.bucketize(boundaries, right),
                                                           row_splits_, false);
   }
@@ -199,8 +205,8 @@ auto ragged_wrap(const R& r, auto values) {
 }  // namespace detail
 
 /// Evaluates a ragged expression into a RaggedTensor (values of the expression's type).
-template <class S, class E, class Abi = detail::EvalAbi>
-RaggedTensor<typename E::value_type, S> eval(const RaggedExpr<S, E>& e) {
+template <class S, class E>
+TESSERA_EVAL_TAG RaggedTensor<typename E::value_type, S> eval(const RaggedExpr<S, E>& e) {
   return RaggedTensor<typename E::value_type, S>(e);
 }
 
@@ -279,3 +285,5 @@ void to_tensor_cuda(int device, const T* values, const S* splits, std::int64_t n
 }  // namespace detail::ragged_ops
 
 }  // namespace tessera
+
+TESSERA_EVAL_TAGS_END
