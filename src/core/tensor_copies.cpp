@@ -369,7 +369,19 @@ std::vector<Tensor<T>> meshgrid_tensors(const std::vector<Tensor<T>>& tensors, I
 
 }  // namespace detail
 
+namespace detail {
+
+template <class T>
+void copy_elements(const TensorView<T>& out, const Shape& shape, Device device,
+                   const Tensor<T>& source) {
+  with_executor(device, [&](const auto& executor) { evaluate_with(executor, out, shape, source); });
+}
+
+}  // namespace detail
+
 #define TESSERA_INSTANTIATE_COPIES(T)                                                        \
+  template void detail::copy_elements<T>(const TensorView<T>&, const Shape&, Device,         \
+                                         const Tensor<T>&);                                  \
   template Tensor<T> Tensor<T>::flip(const std::vector<std::int64_t>&) const;                \
   template Tensor<T> Tensor<T>::repeat(const std::vector<std::int64_t>&) const;              \
   template Tensor<T> Tensor<T>::roll(const std::vector<std::int64_t>&,                       \

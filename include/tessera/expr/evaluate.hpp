@@ -15,6 +15,16 @@
 
 namespace tessera {
 namespace detail {
+
+/// Writes the elements of `source` (of shape `shape`, on `device`) into `out`, which does not
+/// overlap it except element for element: the one copy of a plain tensor, compiled once per
+/// element type in the library (src/core/tensor_copies.cpp) for both evaluation flavours, so
+/// that no other unit instantiates an executor to copy (the same loops a fused copy would run:
+/// the host executor, or one precompiled device kernel).
+template <class T>
+void copy_elements(const TensorView<T>& out, const Shape& shape, Device device,
+                   const Tensor<T>& source);
+
 inline namespace TESSERA_EVAL_NS {
 
 /// The device an expression runs on (CPU for a constant-only expression).
@@ -45,7 +55,11 @@ void evaluate_with(const cuda_nodes::NodeExecutor& executor, const TensorView<T>
 template <class T, class E>
 void evaluate_into(const TensorView<T>& out, const Shape& shape, Device device, const E& e) {
   if (out.numel() == 0) return;
-  with_executor(device, [&](const auto& executor) { evaluate_with(executor, out, shape, e); });
+  if constexpr (std::is_same_v<E, Tensor<T>>) {
+    copy_elements(out, shape, device, e);
+  } else {
+    with_executor(device, [&](const auto& executor) { evaluate_with(executor, out, shape, e); });
+  }
 }
 
 /// A new tensor holding `e`.
