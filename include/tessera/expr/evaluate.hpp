@@ -68,7 +68,7 @@ Tensor<T> materialize(const E& e) {
   const OpScope scope("eval");  // errors name the op that evaluates, or eval (docs/reliability.md)
   const Shape shape = expr_shape(e);
   const Device device = device_of(e);
-  if constexpr (std::is_same_v<UnitDeviceExecutor, cuda_nodes::NodeExecutor> &&
+  if constexpr (TESSERA_WITH_CUDA && std::is_same_v<UnitDeviceExecutor, cuda_nodes::NodeExecutor> &&
                 !std::is_same_v<E, Tensor<T>> && std::is_same_v<typename E::value_type, T>) {
     // Node-by-node results are fresh tensors already: adopt the last one instead of copying.
     if (device.is_cuda()) {

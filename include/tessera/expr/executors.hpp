@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "tessera/core/device.hpp"
+#include "tessera/core/error.hpp"
 #include "tessera/core/macros.hpp"
 #include "tessera/expr/cuda_nodes.hpp"
 #include "tessera/expr/host_executor.hpp"
@@ -28,11 +29,23 @@ using UnitDeviceExecutor = DeviceExecutor;
 using UnitDeviceExecutor = cuda_nodes::NodeExecutor;
 #endif
 
-/// Calls `f(executor)` with the executor of `device` in this translation unit.
+/// Calls `f(executor)` with the executor of `device` in this translation unit. A build without
+/// a device backend has no cuda:N tensor (allocating one raises DeviceError), so there its
+/// host-compiled units instantiate the host executor alone: no node-by-node path is compiled
+/// for an expression that can never be on a device (a tenth of examples/quickstart.cpp's code).
 template <class F>
 decltype(auto) with_executor(Device device, F&& f) {
+#if TESSERA_WITH_CUDA || TESSERA_DEVICE_CODE
   if (device.is_cpu()) return std::forward<F>(f)(HostExecutor{});
   return std::forward<F>(f)(UnitDeviceExecutor{device.index()});
+#else
+  if (!device.is_cpu()) {
+    raise<DeviceError>(op_or("eval"),
+                       "tessera was built without a device backend "
+                       "(TESSERA_CUDA=OFF, or AUTO without a CUDA compiler)");
+  }
+  return std::forward<F>(f)(HostExecutor{});
+#endif
 }
 
 }  // namespace TESSERA_EVAL_NS
