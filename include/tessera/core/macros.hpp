@@ -123,6 +123,8 @@
 // gives it a mangled name of its flavour (`sum[abi:eval_host]`), as the inline namespace does
 // for templates over expression nodes, without a parameter in the signature users read.
 #if defined(TESSERA_DOXYGEN)
+/// Tags the next function with the evaluation flavour of this translation unit (see above);
+/// nothing in the API reference.
 #define TESSERA_EVAL_TAG
 #else
 /// Tags the next function with the evaluation flavour of this translation unit (see above).
