@@ -32,7 +32,7 @@ using UnitDeviceExecutor = cuda_nodes::NodeExecutor;
 /// Calls `f(executor)` with the executor of `device` in this translation unit. A build without
 /// a device backend has no cuda:N tensor (allocating one raises DeviceError), so there its
 /// host-compiled units instantiate the host executor alone: no node-by-node path is compiled
-/// for an expression that can never be on a device (a tenth of examples/quickstart.cpp's code).
+/// for an expression that can never be on a device (examples/quickstart.cpp: 209 -> 198 KB).
 template <class F>
 decltype(auto) with_executor(Device device, F&& f) {
 #if TESSERA_WITH_CUDA || TESSERA_DEVICE_CODE
