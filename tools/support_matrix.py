@@ -21,8 +21,11 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PAGE = os.path.join(ROOT, "docs", "support-matrix.md")
 DTYPES = ["bool", "uint8_t", "int8_t", "int16_t", "int32_t", "int64_t", "float", "double"]
+CDTYPES = ["complex<float>", "complex<double>"]
+COLUMNS = DTYPES + CDTYPES
 TORCH = {"bool": "bool", "uint8_t": "uint8", "int8_t": "int8", "int16_t": "int16",
-         "int32_t": "int32", "int64_t": "int64", "float": "float32", "double": "float64"}
+         "int32_t": "int32", "int64_t": "int64", "float": "float32", "double": "float64",
+         "complex<float>": "complex64", "complex<double>": "complex128"}
 
 
 def read(rel):
@@ -44,7 +47,11 @@ def list_types(name):
     where = {"TESSERA_FOR_EACH_RAGGED_RANGE_TYPE": "include/tessera/ragged/range.hpp"}
     body = macro_body(where.get(name, "include/tessera/core/dtype.hpp"), name)
     types = []
+    for inner in re.findall(r"TESSERA_FOR_EACH_\w+(?=\(X\))", body):  # a list of lists
+        types += [t for t in list_types(inner) if t not in types]
     for args in re.findall(r"X\(([^)]*)\)", body):
+        if not args.strip() or args.strip() == "X":
+            continue
         t = args.split(",")[1 if name.endswith("_WITH") else 0].strip().replace("std::", "")
         if t not in types:
             types.append(t)
@@ -80,7 +87,14 @@ KINDS = {
     "Test": (DTYPES, "bool"),
     "Integral": (DTYPES[:6], "T"),
     "Integer": (DTYPES[1:6], "T"),
+    "Magnitude": (DTYPES, "T; the part type for complex (float32 for complex64)"),
+    "Argument": (DTYPES, "float32 for bool and integers; the part type for complex"),
 }
+
+
+def complex_rows():
+    """The rows with a complex form (TESSERA_COMPLEX_ROWS), by their functor's name."""
+    return set(re.findall(r"X\((\w+)\)", macro_body(TABLE, "TESSERA_COMPLEX_ROWS")))
 
 
 def pointwise_functions():
@@ -91,17 +105,19 @@ def pointwise_functions():
         for op, name, kind, doc in re.findall(r'X\((\w+), (\w+), (\w+), "([^"]*)"', body):
             if kind not in KINDS:
                 sys.exit(f"support_matrix.py: unknown kind {kind} of {name} in {TABLE}")
-            out.append(("unary" if "UNARY" in table else "binary", name, kind, doc))
+            accepted = KINDS[kind][0] + (CDTYPES if op in complex_rows() else [])
+            out.append(("unary" if "UNARY" in table else "binary", name, kind, doc, accepted))
     return out
 
 
 def pointwise_rows():
     """One support-matrix row per pointwise function (host and node kernels share the kind)."""
     nodes = instantiated("src/backend/device/elementwise.cu", "TESSERA_INSTANTIATE_NODES")[0]
+    nodes += instantiated("src/backend/device/elementwise.cu",
+                          "TESSERA_INSTANTIATE_COMPLEX_NODES")[0]
     out = []
-    for arity, name, kind, _ in pointwise_functions():
-        accepted = KINDS[kind][0]
-        src = f"`{TABLE}` row (kind {kind})"
+    for arity, name, kind, _, accepted in pointwise_functions():
+        src = f"`{TABLE}` row (kind {kind}" + (", complex form" if CDTYPES[0] in accepted else "") + ")"
         call = f"`ts::{name}(a)`" if arity == "unary" else f"`ts::{name}(a, b)`"
         out.append((call, "expressions.md#vocabulary", (accepted, src),
                     ([t for t in accepted if t in nodes], src), ""))
@@ -140,10 +156,10 @@ def reduction_rows():
 def vocabulary():
     """The markdown vocabulary table of docs/expressions.md, from the pointwise table."""
     lines = ["| function | PyTorch | computes | dtypes | result |", "|---|---|---|---|---|"]
-    for arity, name, kind, doc in pointwise_functions():
+    for arity, name, kind, doc, accepted in pointwise_functions():
         call = f"`ts::{name}(a)`" if arity == "unary" else f"`ts::{name}(a, b)`"
-        accepted = KINDS[kind][0]
-        dtypes = "all" if accepted == DTYPES else ", ".join(TORCH[t] for t in accepted)
+        dtypes = ("all" if accepted == COLUMNS else "all real" if accepted == DTYPES
+                  else ", ".join(TORCH[t] for t in accepted))
         doc = doc.replace("|", "\\|")  # a cell of a markdown table
         lines.append(f"| {call} | `torch.{name}` | {doc} | {dtypes} | {KINDS[kind][1]} |")
     return "\n".join(lines)
@@ -271,6 +287,14 @@ def rows():
          instantiated("src/backend/device/elementwise.cu", "TESSERA_INSTANTIATE_NODES"),
          "device-compiled callers fuse the whole expression into one device algorithm for any "
          "dtype; host-compiled callers use the precompiled per-dtype node kernels listed here"),
+        ("complex tensors: factories, views (`real`, `imag`, `view_as_real`), copies, casts "
+         "from real and complex types, printing, the pointwise rows with a complex form",
+         "complex.md",
+         (CDTYPES, "the complex part of `TESSERA_FOR_EACH_ELEMENT_DTYPE` in `src/core/tensor.cpp`, "
+                   "`tensor_views.cpp`, `tensor_copies.cpp`, `format.cpp`"),
+         instantiated("src/backend/device/elementwise.cu", "TESSERA_INSTANTIATE_COMPLEX_NODES"),
+         "no reductions, matrix products or decompositions of complex tensors yet "
+         "(complex.md#not-yet)"),
         ("`nonzero`, `argwhere`, `count_nonzero`, `nonzero_static`", "ops/nonzero.md",
          header_only("include/tessera/ops/nonzero.hpp", "TESSERA_FOR_EACH_DTYPE"),
          instantiated("src/backend/device/nonzero.cu", "TESSERA_INSTANTIATE_NONZERO"), ""),
@@ -378,11 +402,11 @@ def page():
            "(`TESSERA_CUDA=EMULATED`, Thrust's OpenMP system). The whole suite has run once on a "
            "GPU, an NVIDIA H200 (2026-12-04: 1819 of 1823 tests passed; [gpu.md](gpu.md#runs) "
            "says which failed and how they were fixed).", ""]
-    header = ["operation"] + [f"{t} ({TORCH[t]})" for t in DTYPES] + ["notes"]
+    header = ["operation"] + [f"{t} ({TORCH[t]})" for t in COLUMNS] + ["notes"]
     out += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for op, doc, (host, _), (cuda, _), note in table:
         cells = [f"[{op}]({doc})"]
-        for t in DTYPES:
+        for t in COLUMNS:
             marks = ("H" if t in host else "") + (" C" if t in cuda else "")
             cells.append(marks.strip() or "–")
         cells.append(note)

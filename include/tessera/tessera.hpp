@@ -17,6 +17,7 @@
 #include "tessera/expr/reduce_dims.hpp"
 #include "tessera/format.hpp"
 #include "tessera/linalg/linalg.hpp"
+#include "tessera/ops/complex.hpp"
 #include "tessera/ops/nonzero.hpp"
 #include "tessera/ops/scatter.hpp"
 #include "tessera/ops/searchsorted.hpp"

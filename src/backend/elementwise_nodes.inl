@@ -44,6 +44,17 @@ struct UnaryTestNodeKernel {
 };
 
 template <class T>
+struct UnaryPartNodeKernel {
+  using value_type = part_t<T>;
+  UnaryOpId id;
+  OperandKernel<T> a;
+  TESSERA_HD part_t<T> at(const std::int64_t* index) const {
+    return apply_unary_part(id, a.at(index));
+  }
+  TESSERA_HD part_t<T> linear(std::int64_t i) const { return apply_unary_part(id, a.linear(i)); }
+};
+
+template <class T>
 struct BinaryNodeKernel {
   using value_type = T;
   BinaryOpId id;
@@ -102,6 +113,12 @@ template <class Executor, class T>
 void run_unary_test(const Executor& ex, UnaryOpId id, const Operand<T>& a,
                     const TensorView<bool>& out) {
   ex.run(out, UnaryTestNodeKernel<T>{id, {a}}, out.is_contiguous() && reads_linearly(a, out));
+}
+
+template <class Executor, class T>
+void run_unary_part(const Executor& ex, UnaryOpId id, const Operand<T>& a,
+                    const TensorView<part_t<T>>& out) {
+  ex.run(out, UnaryPartNodeKernel<T>{id, {a}}, out.is_contiguous() && reads_linearly(a, out));
 }
 
 template <class Executor, class T>

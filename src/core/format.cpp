@@ -128,6 +128,39 @@ std::vector<std::int64_t> shown_indices(std::int64_t n, bool summarize) {
   return idx;
 }
 
+// The parts of the shown elements of a complex tensor: torch formats `self.real` and
+// `self.imag` with a formatter each.
+template <class T>
+std::vector<part_t<T>> parts(const std::vector<T>& shown, bool imag) {
+  std::vector<part_t<T>> out;
+  out.reserve(shown.size());
+  for (const T& v : shown) out.push_back(imag ? v.imag() : v.real());
+  return out;
+}
+
+// The text of one element: the formatter's, or for a complex element (torch's _val_formatter)
+// the padded real part and the imaginary part unpadded, signed, with "j".
+template <class T>
+struct ElementText {
+  explicit ElementText(const std::vector<T>& shown) : format(shown) {}
+  std::string operator()(T value) const { return format(value); }
+  int width() const { return format.width() + 2; }  // with ", "
+  Formatter<T> format;
+};
+template <Complex T>
+struct ElementText<T> {
+  explicit ElementText(const std::vector<T>& shown)
+      : real(parts(shown, false)), imag(parts(shown, true)) {}
+  std::string operator()(T value) const {
+    std::string im = imag(value.imag());
+    im.erase(0, im.find_first_not_of(' '));
+    return real(value.real()) + (im[0] == '-' || im[0] == '+' ? "" : "+") + im + "j";
+  }
+  int width() const { return real.width() + 2 + imag.width() + 1; }  // ", " and the "j"
+  Formatter<part_t<T>> real;
+  Formatter<part_t<T>> imag;
+};
+
 // The body of the repr ("[[1., 2.],\n        [3., 4.]]") of a host tensor. Elements are read in
 // place through the tensor's strides: a summary of a huge strided view copies nothing.
 template <class T>
@@ -181,7 +214,7 @@ class Printer {
   // _vector_str: as many elements per line as fit in the line width (the " ..." entry of a
   // summary counts as one), continuation lines aligned under the first element.
   std::string vector_str(std::int64_t base, int indent) const {
-    const int per_line = std::max(1, (kLineWidth - indent) / (format_.width() + 2));
+    const int per_line = std::max(1, (kLineWidth - indent) / format_.width());
     const std::string line_break = ",\n" + std::string(indent + 1, ' ');
     std::string out = "[";
     int on_line = 0;
@@ -202,7 +235,7 @@ class Printer {
   const Shape& shape_;
   const Shape& strides_;  // in elements
   bool summarize_;
-  Formatter<T> format_;  // declared last: built by shown_values() from the members above
+  ElementText<T> format_;  // declared last: built by shown_values() from the members above
 };
 
 // _add_suffixes: ", suffix" on the last line while it stays within the line width, otherwise on
@@ -243,8 +276,9 @@ std::string repr_on(const Tensor<T>& t, Device shown) {
     if (!std::is_same_v<T, float>) suffixes.push_back(dtype);
     return add_suffixes(prefix + "[]", suffixes, indent);
   }
-  constexpr bool default_dtype =
-      std::is_same_v<T, float> || std::is_same_v<T, std::int64_t> || std::is_same_v<T, bool>;
+  // complex64 is torch's default complex dtype (that of the default float32).
+  constexpr bool default_dtype = std::is_same_v<T, float> || std::is_same_v<T, std::int64_t> ||
+                                 std::is_same_v<T, bool> || std::is_same_v<T, complex64>;
   if (!default_dtype) suffixes.push_back(dtype);
   // CUDA elements are read on the host; cpu() keeps a CPU tensor's memory (no copy).
   const Tensor<T> host = t.cpu();
@@ -269,7 +303,7 @@ std::ostream& operator<<(std::ostream& os, const Tensor<T>& t) {
   template std::string detail::repr_on<T>(const Tensor<T>&, Device); \
   template std::string to_string<T>(const Tensor<T>&);               \
   template std::ostream& operator<< <T>(std::ostream&, const Tensor<T>&);
-TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_FORMAT)
+TESSERA_FOR_EACH_ELEMENT_DTYPE(TESSERA_INSTANTIATE_FORMAT)
 #undef TESSERA_INSTANTIATE_FORMAT
 
 }  // namespace tessera

@@ -75,59 +75,6 @@ Tensor<T> Tensor<T>::scalar(T value, Device device) {
 }
 
 template <class T>
-Tensor<T> Tensor<T>::arange(T start, T stop, T step, Device device) {
-  const detail::OpScope scope("arange");
-  std::int64_t n = 0;
-  if constexpr (Floating<T>) {
-    if (!std::isfinite(start) || !std::isfinite(stop) || !std::isfinite(step)) {
-      detail::raise<ValueError>("arange", "start, stop and step must be finite, got ", start, ", ",
-                                stop, ", ", step);
-    }
-  }
-  if (step == T(0)) detail::raise<ValueError>("arange", "step must be nonzero");
-  if constexpr (Floating<T>) {
-    const double count = std::ceil((static_cast<double>(stop) - static_cast<double>(start)) /
-                                   static_cast<double>(step));
-    // Half of int64's range: the element count, not a value, so integer division is meant.
-    constexpr std::int64_t kMaxCount = std::numeric_limits<std::int64_t>::max() / 2;
-    if (count > static_cast<double>(kMaxCount)) {
-      detail::raise<ValueError>("arange", "range [", start, ", ", stop, ") with step ", step,
-                                " has too many elements");
-    }
-    n = count > 0 ? static_cast<std::int64_t>(count) : 0;
-  } else if constexpr (std::is_same_v<T, bool>) {
-    n = (stop && !start) ? 1 : 0;
-  } else {
-    // |stop - start| in unsigned arithmetic cannot overflow for any pair of int64 values.
-    const bool up = step > T(0);
-    if (up ? stop > start : stop < start) {
-      const auto diff = up ? static_cast<std::uint64_t>(stop) - static_cast<std::uint64_t>(start)
-                           : static_cast<std::uint64_t>(start) - static_cast<std::uint64_t>(stop);
-      const auto magnitude =
-          up ? static_cast<std::uint64_t>(step)
-             : std::uint64_t{0} - static_cast<std::uint64_t>(static_cast<std::int64_t>(step));
-      n = static_cast<std::int64_t>(diff / magnitude + (diff % magnitude != 0));
-    }
-  }
-  auto out = empty(Shape{n}, device);
-  if (n == 0) return out;
-  if (device.is_cpu()) {
-    using K = detail::ArangeKernel<T>;
-    detail::HostExecutor::run(
-        out.view(),
-        K{static_cast<typename K::acc_type>(start), static_cast<typename K::acc_type>(step)}, true);
-  } else {
-    detail::cuda_nodes::arange<T>(device.index(), start, step, out.view());
-  }
-  return out;
-}
-
-template <class T>
-Tensor<T> Tensor<T>::arange(T stop, Device device) {
-  return arange(T(0), stop, T(1), device);
-}
-
-template <class T>
 Tensor<T> Tensor<T>::from_vector(const std::vector<T>& values, const Shape& shape, Device device) {
   const detail::OpScope scope("from_vector");
   detail::check_shape("from_vector", shape, sizeof(T));
@@ -236,7 +183,8 @@ T Tensor<T>::at(std::initializer_list<std::int64_t> index) const {
 
 template <class T>
 template <class U>
-Tensor<U> Tensor<T>::cast() const {
+requires(!Complex<T> || Complex<U>) Tensor<U> Tensor<T>::cast()
+const {
   const detail::OpScope scope("cast");
   auto out = Tensor<U>::empty(shape_, device());
   if (numel() == 0) return out;
@@ -385,10 +333,21 @@ Tensor<T> tensor(std::initializer_list<NestedList<T>> values, Device device) {
 }
 
 #define TESSERA_INSTANTIATE_CAST(T, U) template Tensor<U> Tensor<T>::cast<U>() const;
-#define TESSERA_INSTANTIATE_TENSOR(T)                                         \
-  template class Tensor<T>;                                                   \
-  template Tensor<T> tensor<T>(std::initializer_list<NestedList<T>>, Device); \
-  TESSERA_FOR_EACH_DTYPE_WITH(TESSERA_INSTANTIATE_CAST, T)
-TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_TENSOR)
+#define TESSERA_INSTANTIATE_TENSOR(T) \
+  template class Tensor<T>;           \
+  template Tensor<T> tensor<T>(std::initializer_list<NestedList<T>>, Device);
+TESSERA_FOR_EACH_ELEMENT_DTYPE(TESSERA_INSTANTIATE_TENSOR)
+// Casts between every pair of real types, from each real type to each complex one, and between
+// the complex types; complex -> real does not compile (Tensor<T>::cast: real, imag, abs say what
+// is meant).
+#define TESSERA_INSTANTIATE_REAL_CASTS(T)                  \
+  TESSERA_FOR_EACH_DTYPE_WITH(TESSERA_INSTANTIATE_CAST, T) \
+  TESSERA_FOR_EACH_COMPLEX_DTYPE_WITH(TESSERA_INSTANTIATE_CAST, T)
+TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_REAL_CASTS)
+#define TESSERA_INSTANTIATE_COMPLEX_CASTS(T) \
+  TESSERA_FOR_EACH_COMPLEX_DTYPE_WITH(TESSERA_INSTANTIATE_CAST, T)
+TESSERA_FOR_EACH_COMPLEX_DTYPE(TESSERA_INSTANTIATE_COMPLEX_CASTS)
+#undef TESSERA_INSTANTIATE_COMPLEX_CASTS
+#undef TESSERA_INSTANTIATE_REAL_CASTS
 
 }  // namespace tessera

@@ -253,8 +253,65 @@ Tensor<T> Tensor<T>::triu(std::int64_t k) const {
   return triangle("triu", *this, k, false);
 }
 
+// arange lives here, beside linspace, and not in tensor.cpp: clang 14 instantiates a
+// constrained member in an explicit instantiation of the class (`template class Tensor<T>`)
+// even where the constraint fails, and complex numbers have no arange.
 template <class T>
-Tensor<T> Tensor<T>::linspace(T start, T end, std::int64_t steps, Device device) {
+Tensor<T> Tensor<T>::arange(T start, T stop, T step, Device device) requires Ordered<T> {
+  const detail::OpScope scope("arange");
+  std::int64_t n = 0;
+  if constexpr (Floating<T>) {
+    if (!std::isfinite(start) || !std::isfinite(stop) || !std::isfinite(step)) {
+      detail::raise<ValueError>("arange", "start, stop and step must be finite, got ", start, ", ",
+                                stop, ", ", step);
+    }
+  }
+  if (step == T(0)) detail::raise<ValueError>("arange", "step must be nonzero");
+  if constexpr (Floating<T>) {
+    const double count = std::ceil((static_cast<double>(stop) - static_cast<double>(start)) /
+                                   static_cast<double>(step));
+    // Half of int64's range: the element count, not a value, so integer division is meant.
+    constexpr std::int64_t kMaxCount = std::numeric_limits<std::int64_t>::max() / 2;
+    if (count > static_cast<double>(kMaxCount)) {
+      detail::raise<ValueError>("arange", "range [", start, ", ", stop, ") with step ", step,
+                                " has too many elements");
+    }
+    n = count > 0 ? static_cast<std::int64_t>(count) : 0;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    n = (stop && !start) ? 1 : 0;
+  } else {
+    // |stop - start| in unsigned arithmetic cannot overflow for any pair of int64 values.
+    const bool up = step > T(0);
+    if (up ? stop > start : stop < start) {
+      const auto diff = up ? static_cast<std::uint64_t>(stop) - static_cast<std::uint64_t>(start)
+                           : static_cast<std::uint64_t>(start) - static_cast<std::uint64_t>(stop);
+      const auto magnitude =
+          up ? static_cast<std::uint64_t>(step)
+             : std::uint64_t{0} - static_cast<std::uint64_t>(static_cast<std::int64_t>(step));
+      n = static_cast<std::int64_t>(diff / magnitude + (diff % magnitude != 0));
+    }
+  }
+  auto out = empty(Shape{n}, device);
+  if (n == 0) return out;
+  if (device.is_cpu()) {
+    using K = detail::ArangeKernel<T>;
+    detail::HostExecutor::run(
+        out.view(),
+        K{static_cast<typename K::acc_type>(start), static_cast<typename K::acc_type>(step)}, true);
+  } else {
+    detail::cuda_nodes::arange<T>(device.index(), start, step, out.view());
+  }
+  return out;
+}
+
+template <class T>
+Tensor<T> Tensor<T>::arange(T stop, Device device) requires Ordered<T> {
+  return arange(T(0), stop, T(1), device);
+}
+
+template <class T>
+Tensor<T> Tensor<T>::linspace(T start, T end, std::int64_t steps,
+                              Device device) requires Ordered<T> {
   const detail::OpScope scope("linspace");
   check_steps("linspace", steps);
   using S = std::conditional_t<Floating<T>, T, double>;
@@ -271,7 +328,8 @@ Tensor<T> Tensor<T>::linspace(T start, T end, std::int64_t steps, Device device)
 }
 
 template <class T>
-Tensor<T> Tensor<T>::logspace(T start, T end, std::int64_t steps, double base, Device device) {
+Tensor<T> Tensor<T>::logspace(T start, T end, std::int64_t steps, double base,
+                              Device device) requires Ordered<T> {
   const detail::OpScope scope("logspace");
   check_steps("logspace", steps);
   std::vector<T> values(static_cast<std::size_t>(steps));
@@ -289,7 +347,8 @@ Tensor<T> Tensor<T>::logspace(T start, T end, std::int64_t steps, double base, D
 }
 
 template <class T>
-Tensor<T> Tensor<T>::logspace(T start, T end, std::int64_t steps, Device device) {
+Tensor<T> Tensor<T>::logspace(T start, T end, std::int64_t steps,
+                              Device device) requires Ordered<T> {
   return logspace(start, end, steps, 10.0, device);
 }
 
@@ -369,6 +428,16 @@ std::vector<Tensor<T>> meshgrid_tensors(const std::vector<Tensor<T>>& tensors, I
 
 }  // namespace detail
 
+template <class T>
+Tensor<T> Tensor<T>::conj() const {
+  if constexpr (Complex<T>) {
+    const detail::OpScope scope("conj");
+    return tessera::conj(*this);
+  } else {
+    return *this;
+  }
+}
+
 namespace detail {
 
 template <class T>
@@ -382,21 +451,28 @@ void copy_elements(const TensorView<T>& out, const Shape& shape, Device device,
 #define TESSERA_INSTANTIATE_COPIES(T)                                                        \
   template void detail::copy_elements<T>(const TensorView<T>&, const Shape&, Device,         \
                                          const Tensor<T>&);                                  \
+  template Tensor<T> Tensor<T>::conj() const;                                                \
   template Tensor<T> Tensor<T>::flip(const std::vector<std::int64_t>&) const;                \
   template Tensor<T> Tensor<T>::repeat(const std::vector<std::int64_t>&) const;              \
   template Tensor<T> Tensor<T>::roll(const std::vector<std::int64_t>&,                       \
                                      const std::vector<std::int64_t>&) const;                \
   template Tensor<T> Tensor<T>::tril(std::int64_t) const;                                    \
   template Tensor<T> Tensor<T>::triu(std::int64_t) const;                                    \
-  template Tensor<T> Tensor<T>::linspace(T, T, std::int64_t, Device);                        \
-  template Tensor<T> Tensor<T>::logspace(T, T, std::int64_t, double, Device);                \
-  template Tensor<T> Tensor<T>::logspace(T, T, std::int64_t, Device);                        \
   template Tensor<T> Tensor<T>::eye(std::int64_t, Device);                                   \
   template Tensor<T> Tensor<T>::eye(std::int64_t, std::int64_t, Device);                     \
   template Tensor<T> detail::diag_tensor<T>(const Tensor<T>&, std::int64_t);                 \
   template std::vector<Tensor<T>> detail::meshgrid_tensors<T>(const std::vector<Tensor<T>>&, \
                                                               Indexing);
-TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_COPIES)
+TESSERA_FOR_EACH_ELEMENT_DTYPE(TESSERA_INSTANTIATE_COPIES)
 #undef TESSERA_INSTANTIATE_COPIES
+// Evenly spaced values: ordered types only.
+#define TESSERA_INSTANTIATE_SPACES(T)                                         \
+  template Tensor<T> Tensor<T>::arange(T, T, T, Device);                      \
+  template Tensor<T> Tensor<T>::arange(T, Device);                            \
+  template Tensor<T> Tensor<T>::linspace(T, T, std::int64_t, Device);         \
+  template Tensor<T> Tensor<T>::logspace(T, T, std::int64_t, double, Device); \
+  template Tensor<T> Tensor<T>::logspace(T, T, std::int64_t, Device);
+TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_SPACES)
+#undef TESSERA_INSTANTIATE_SPACES
 
 }  // namespace tessera

@@ -115,7 +115,7 @@ std::span<T> Tensor<T>::span() const {
   template Tensor<T> Tensor<T>::from_blob(T*, const Shape&, const Shape&, Device,             \
                                           std::function<void(T*)>);                           \
   template std::span<T> Tensor<T>::span() const;
-TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_EXTERNAL)
+TESSERA_FOR_EACH_ELEMENT_DTYPE(TESSERA_INSTANTIATE_EXTERNAL)
 #undef TESSERA_INSTANTIATE_EXTERNAL
 
 }  // namespace tessera

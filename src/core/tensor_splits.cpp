@@ -134,7 +134,7 @@ Tensor<T> Tensor<T>::unfold(std::int64_t dim, std::int64_t size, std::int64_t st
       const;                                                                                       \
   template std::vector<Tensor<T>> Tensor<T>::chunk(std::int64_t, std::int64_t) const;              \
   template Tensor<T> Tensor<T>::unfold(std::int64_t, std::int64_t, std::int64_t) const;
-TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_SPLITS)
+TESSERA_FOR_EACH_ELEMENT_DTYPE(TESSERA_INSTANTIATE_SPLITS)
 #undef TESSERA_INSTANTIATE_SPLITS
 
 }  // namespace tessera

@@ -343,24 +343,93 @@ Tensor<T> Tensor<T>::diagonal(std::int64_t offset, std::int64_t dim1, std::int64
   return Tensor(storage_, result, Shape(strides), offset_ + (result.numel() == 0 ? 0 : start));
 }
 
-#define TESSERA_INSTANTIATE_VIEWS(T)                                                    \
-  template Tensor<T> Tensor<T>::view(const Shape&) const;                               \
-  template Tensor<T> Tensor<T>::permute(const std::vector<std::int64_t>&) const;        \
-  template Tensor<T> Tensor<T>::movedim(std::int64_t, std::int64_t) const;              \
-  template Tensor<T> Tensor<T>::movedim(const std::vector<std::int64_t>&,               \
-                                        const std::vector<std::int64_t>&) const;        \
-  template Tensor<T> Tensor<T>::unsqueeze(std::int64_t) const;                          \
-  template Tensor<T> Tensor<T>::squeeze() const;                                        \
-  template Tensor<T> Tensor<T>::squeeze(std::int64_t) const;                            \
-  template Tensor<T> Tensor<T>::squeeze(const std::vector<std::int64_t>&) const;        \
-  template Tensor<T> Tensor<T>::flatten(std::int64_t, std::int64_t) const;              \
-  template Tensor<T> Tensor<T>::unflatten(std::int64_t, const Shape&) const;            \
-  template Tensor<T> Tensor<T>::expand(const Shape&) const;                             \
-  template Tensor<T> Tensor<T>::narrow(std::int64_t, std::int64_t, std::int64_t) const; \
-  template Tensor<T> Tensor<T>::t() const;                                              \
-  template Tensor<T> Tensor<T>::mT() const;                                             \
-  template Tensor<T> Tensor<T>::diagonal(std::int64_t, std::int64_t, std::int64_t) const;
-TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_VIEWS)
+template <class T>
+Tensor<part_t<T>> Tensor<T>::real() const {
+  if constexpr (Complex<T>) {
+    return view_as_real(*this).select(-1, 0);
+  } else {
+    return *this;
+  }
+}
+
+template <class T>
+Tensor<part_t<T>> Tensor<T>::imag() const requires Complex<T> {
+  return view_as_real(*this).select(-1, 1);
+}
+
+template <Complex T>
+Tensor<part_t<T>> view_as_real(const Tensor<T>& z) {
+  std::vector<std::int64_t> shape = z.shape().vec();
+  std::vector<std::int64_t> strides = z.strides().vec();
+  for (auto& s : strides) s *= 2;
+  shape.push_back(2);
+  strides.push_back(1);
+  return Tensor<part_t<T>>(z.storage(), Shape(shape), Shape(strides), z.storage_offset() * 2);
+}
+
+template <Floating F>
+Tensor<std::complex<F>> view_as_complex(const Tensor<F>& r) {
+  const detail::OpScope scope("view_as_complex");
+  if (r.dim() == 0) {
+    detail::raise<ShapeError>("view_as_complex",
+                              "Input tensor must have one or more dimensions (got shape ",
+                              r.shape(), ")");
+  }
+  if (r.size(-1) != 2) {
+    detail::raise<ShapeError>("view_as_complex",
+                              "Tensor must have a last dimension of size 2 (got shape ", r.shape(),
+                              ")");
+  }
+  if (r.strides().back() != 1) {
+    detail::raise<ShapeError>("view_as_complex",
+                              "Tensor must have a last dimension with stride 1 (got strides ",
+                              r.strides(), ")");
+  }
+  const Shape shape(r.shape().begin(), r.shape().end() - 1);
+  std::vector<std::int64_t> strides(r.strides().begin(), r.strides().end() - 1);
+  for (auto& s : strides) {
+    if (s % 2 != 0) {
+      detail::raise<ShapeError>(
+          "view_as_complex",
+          "Tensor must have a stride divisible by 2 for all but last dimension (got strides ",
+          r.strides(), ")");
+    }
+    s /= 2;
+  }
+  if (r.storage_offset() % 2 != 0) {
+    detail::raise<ShapeError>("view_as_complex",
+                              "Tensor must have a storage_offset divisible by 2 (got ",
+                              r.storage_offset(), ")");
+  }
+  return Tensor<std::complex<F>>(r.storage(), shape, Shape(strides), r.storage_offset() / 2);
+}
+
+#define TESSERA_INSTANTIATE_PART_VIEWS(T)                       \
+  template Tensor<part_t<T>> Tensor<T>::imag() const;           \
+  template Tensor<part_t<T>> view_as_real<T>(const Tensor<T>&); \
+  template Tensor<T> view_as_complex<part_t<T>>(const Tensor<part_t<T>>&);
+TESSERA_FOR_EACH_COMPLEX_DTYPE(TESSERA_INSTANTIATE_PART_VIEWS)
+#undef TESSERA_INSTANTIATE_PART_VIEWS
+
+#define TESSERA_INSTANTIATE_VIEWS(T)                                                      \
+  template Tensor<T> Tensor<T>::view(const Shape&) const;                                 \
+  template Tensor<T> Tensor<T>::permute(const std::vector<std::int64_t>&) const;          \
+  template Tensor<T> Tensor<T>::movedim(std::int64_t, std::int64_t) const;                \
+  template Tensor<T> Tensor<T>::movedim(const std::vector<std::int64_t>&,                 \
+                                        const std::vector<std::int64_t>&) const;          \
+  template Tensor<T> Tensor<T>::unsqueeze(std::int64_t) const;                            \
+  template Tensor<T> Tensor<T>::squeeze() const;                                          \
+  template Tensor<T> Tensor<T>::squeeze(std::int64_t) const;                              \
+  template Tensor<T> Tensor<T>::squeeze(const std::vector<std::int64_t>&) const;          \
+  template Tensor<T> Tensor<T>::flatten(std::int64_t, std::int64_t) const;                \
+  template Tensor<T> Tensor<T>::unflatten(std::int64_t, const Shape&) const;              \
+  template Tensor<T> Tensor<T>::expand(const Shape&) const;                               \
+  template Tensor<T> Tensor<T>::narrow(std::int64_t, std::int64_t, std::int64_t) const;   \
+  template Tensor<T> Tensor<T>::t() const;                                                \
+  template Tensor<T> Tensor<T>::mT() const;                                               \
+  template Tensor<T> Tensor<T>::diagonal(std::int64_t, std::int64_t, std::int64_t) const; \
+  template Tensor<part_t<T>> Tensor<T>::real() const;
+TESSERA_FOR_EACH_ELEMENT_DTYPE(TESSERA_INSTANTIATE_VIEWS)
 #undef TESSERA_INSTANTIATE_VIEWS
 
 }  // namespace tessera

@@ -263,7 +263,8 @@ Tensor<std::int64_t> multinomial_tensor(const Tensor<T>& weights, std::int64_t n
 }  // namespace detail
 
 template <class T>
-const Tensor<T>& Tensor<T>::uniform_(double lo, double hi, const Generator& generator) const {
+const Tensor<T>& Tensor<T>::uniform_(double lo, double hi,
+                                     const Generator& generator) const requires Ordered<T> {
   const detail::OpScope scope("uniform_");
   if constexpr (!Floating<T>) {
     detail::raise<ValueError>("uniform_", "expects a float or double tensor, got ",
@@ -280,12 +281,13 @@ const Tensor<T>& Tensor<T>::uniform_(double lo, double hi, const Generator& gene
 }
 
 template <class T>
-const Tensor<T>& Tensor<T>::uniform_(double lo, double hi) const {
+const Tensor<T>& Tensor<T>::uniform_(double lo, double hi) const requires Ordered<T> {
   return uniform_(lo, hi, default_generator());
 }
 
 template <class T>
-const Tensor<T>& Tensor<T>::normal_(double mean, double std, const Generator& generator) const {
+const Tensor<T>& Tensor<T>::normal_(double mean, double std,
+                                    const Generator& generator) const requires Ordered<T> {
   const detail::OpScope scope("normal_");
   if constexpr (!Floating<T>) {
     detail::raise<ValueError>("normal_", "expects a float or double tensor, got ",
@@ -301,12 +303,13 @@ const Tensor<T>& Tensor<T>::normal_(double mean, double std, const Generator& ge
 }
 
 template <class T>
-const Tensor<T>& Tensor<T>::normal_(double mean, double std) const {
+const Tensor<T>& Tensor<T>::normal_(double mean, double std) const requires Ordered<T> {
   return normal_(mean, std, default_generator());
 }
 
 template <class T>
-const Tensor<T>& Tensor<T>::bernoulli_(double p, const Generator& generator) const {
+const Tensor<T>& Tensor<T>::bernoulli_(double p,
+                                       const Generator& generator) const requires Ordered<T> {
   const detail::OpScope scope("bernoulli_");
   detail::check_probability("bernoulli_", p);
   detail::require_writable("bernoulli_", shape_, strides_);
@@ -320,7 +323,7 @@ const Tensor<T>& Tensor<T>::bernoulli_(double p, const Generator& generator) con
 }
 
 template <class T>
-const Tensor<T>& Tensor<T>::bernoulli_(double p) const {
+const Tensor<T>& Tensor<T>::bernoulli_(double p) const requires Ordered<T> {
   return bernoulli_(p, default_generator());
 }
 

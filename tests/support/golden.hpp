@@ -34,9 +34,13 @@ inline const nlohmann::json& golden(std::string_view name) {
   return it->second;
 }
 
-/// One golden value as T.
+/// One golden value as T (a complex value is a pair [real, imaginary]).
 template <class T>
 T decode(const nlohmann::json& v) {
+  if constexpr (tessera::Complex<T>) {
+    using F = typename T::value_type;
+    return T(decode<F>(v.at(0)), decode<F>(v.at(1)));
+  }
   if (v.is_string()) {
     const auto s = v.get<std::string>();
     if (s == "nan") return static_cast<T>(std::numeric_limits<double>::quiet_NaN());

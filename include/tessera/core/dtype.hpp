@@ -3,14 +3,17 @@
 /// @file dtype.hpp
 /// The element types tessera supports, named once, and their promotion rules.
 
+#include <complex>
 #include <cstdint>
 #include <string_view>
 #include <type_traits>
 
 #include "tessera/core/element_traits.hpp"
 
-/// Expands X(type) once per supported element type. Every per-dtype instantiation in the project
-/// is driven by this one list.
+/// Expands X(type) once per real element type (bool, the integers, the floating types). Every
+/// per-dtype instantiation of an operation with no complex form is driven by this one list;
+/// those with a complex form add TESSERA_FOR_EACH_COMPLEX_DTYPE (below), so that complex adds no
+/// instantiation where an op has no meaning for it.
 #define TESSERA_FOR_EACH_DTYPE(X) \
   X(bool) X(uint8_t) X(int8_t) X(int16_t) X(int32_t) X(int64_t) X(float) X(double)
 
@@ -30,13 +33,40 @@
 #define TESSERA_FOR_EACH_NUMERIC_DTYPE_WITH(X, a) \
   X(a, uint8_t) X(a, int8_t) X(a, int16_t) X(a, int32_t) X(a, int64_t) X(a, float) X(a, double)
 
+/// Expands X(type) once per complex element type (complex64, complex128).
+#define TESSERA_FOR_EACH_COMPLEX_DTYPE(X) X(std::complex<float>) X(std::complex<double>)
+
+/// Expands X(a, type) per complex element type, passing `a` along.
+#define TESSERA_FOR_EACH_COMPLEX_DTYPE_WITH(X, a) \
+  X(a, std::complex<float>) X(a, std::complex<double>)
+
+/// Expands X(type) once per element type of every kind: the real list, then the complex one.
+#define TESSERA_FOR_EACH_ELEMENT_DTYPE(X) \
+  TESSERA_FOR_EACH_DTYPE(X) TESSERA_FOR_EACH_COMPLEX_DTYPE(X)
+
 /// Expands X(type) for the two index types operations accept or produce.
 #define TESSERA_FOR_EACH_INDEX_DTYPE(X) X(int32_t) X(int64_t)
 
 namespace tessera {
 
+/// complex64: two float32 parts, interleaved (torch.complex64, NumPy's '<c8').
+using complex64 = std::complex<float>;
+/// complex128: two float64 parts, interleaved (torch.complex128, NumPy's '<c16').
+using complex128 = std::complex<double>;
+
 /// Run-time tag of an element type.
-enum class DType : std::uint8_t { Bool, UInt8, Int8, Int16, Int32, Int64, Float32, Float64 };
+enum class DType : std::uint8_t {
+  Bool,
+  UInt8,
+  Int8,
+  Int16,
+  Int32,
+  Int64,
+  Float32,
+  Float64,
+  Complex64,
+  Complex128
+};
 
 namespace detail {
 template <class T>
@@ -56,6 +86,8 @@ TESSERA_DTYPE_OF(std::int32_t, Int32, "int32")
 TESSERA_DTYPE_OF(std::int64_t, Int64, "int64")
 TESSERA_DTYPE_OF(float, Float32, "float32")
 TESSERA_DTYPE_OF(double, Float64, "float64")
+TESSERA_DTYPE_OF(std::complex<float>, Complex64, "complex64")
+TESSERA_DTYPE_OF(std::complex<double>, Complex128, "complex128")
 #undef TESSERA_DTYPE_OF
 
 template <class T, class = void>
@@ -64,7 +96,7 @@ template <class T>
 struct is_dtype<T, std::void_t<decltype(dtype_of<T>::value)>> : std::true_type {};
 }  // namespace detail
 
-/// True for the eight element types tessera stores.
+/// True for the ten element types tessera stores (eight real, two complex).
 template <class T>
 inline constexpr bool is_dtype_v = detail::is_dtype<T>::value;
 
@@ -78,20 +110,26 @@ inline constexpr DType dtype_v = detail::dtype_of<T>::value;
 
 /// The NumPy/PyTorch name of an element type ("float32", "int64", "bool", ...).
 constexpr std::string_view dtype_name(DType d) {
-  constexpr std::string_view names[] = {"bool",  "uint8", "int8",    "int16",
-                                        "int32", "int64", "float32", "float64"};
+  constexpr std::string_view names[] = {"bool",  "uint8",   "int8",    "int16",     "int32",
+                                        "int64", "float32", "float64", "complex64", "complex128"};
   return names[static_cast<int>(d)];
 }
 
 namespace detail {
-// PyTorch's category order: bool < integral < floating.
+// PyTorch's category order: bool < integral < floating < complex.
 template <class T>
 inline constexpr int category = Boolean<T>    ? 0
                                 : Floating<T> ? 2
+                                : Complex<T>  ? 3
                                               : 1;
 
+/// The part type a real type R brings to a complex result: R for a floating type, float for
+/// bool and the integers (torch: int64 with complex64 is complex64).
+template <class R>
+using complex_part_of = std::conditional_t<Floating<R>, R, float>;
+
 template <class A, class B>
-struct promote_impl {
+struct promote_real {
   static constexpr bool a_wins = [] {
     if constexpr (category<A> != category<B>) {
       return category<A> > category<B>;
@@ -107,13 +145,43 @@ struct promote_impl {
   using type = std::conditional_t<mixed_sign_bytes, std::int16_t, larger>;
 };
 
-// The dtype a C++ scalar of type S stands for (`2` -> int32, `2.0` -> double, `2u` -> int64).
+/// Promotion with a complex operand: complex of the wider part type (float64 with complex64 is
+/// complex128, as torch).
+template <class A, class B>
+struct promote_impl {
+  using type = typename promote_real<A, B>::type;
+};
+template <class A, class B>
+requires(Complex<A> || Complex<B>) struct promote_impl<A, B> {
+  using type = std::complex<
+      typename promote_real<complex_part_of<part_t<A>>, complex_part_of<part_t<B>>>::type>;
+};
+
+// The dtype a C++ scalar of type S stands for (`2` -> int32, `2.0` -> double, `2u` -> int64,
+// a std::complex itself).
 template <class S>
-using scalar_dtype_t = std::conditional_t<
-    std::is_same_v<S, bool>, bool,
-    std::conditional_t<
-        Floating<S>, std::conditional_t<(sizeof(S) <= sizeof(float)), float, double>,
-        std::conditional_t<(std::is_signed_v<S> && sizeof(S) <= 4), std::int32_t, std::int64_t>>>;
+struct scalar_dtype {
+  using type = std::conditional_t<
+      std::is_same_v<S, bool>, bool,
+      std::conditional_t<
+          Floating<S>, std::conditional_t<(sizeof(S) <= sizeof(float)), float, double>,
+          std::conditional_t<(std::is_signed_v<S> && sizeof(S) <= 4), std::int32_t, std::int64_t>>>;
+};
+template <Complex S>
+struct scalar_dtype<S> {
+  using type = S;
+};
+template <class S>
+using scalar_dtype_t = typename scalar_dtype<S>::type;
+
+/// The type of a tensor of T with a scalar of a higher category C: PyTorch's default type of
+/// that category (float, int64), and for a complex scalar complex64, or complex128 beside a
+/// float64 tensor.
+template <class T, class C>
+using weak_scalar_result_t = std::conditional_t<
+    Complex<C>,
+    std::conditional_t<std::is_same_v<T, double>, std::complex<double>, std::complex<float>>,
+    std::conditional_t<Floating<C>, float, std::int64_t>>;
 }  // namespace detail
 
 /// The common type of two element types under PyTorch's promotion rules
@@ -124,12 +192,12 @@ using promote_t = typename detail::promote_impl<A, B>::type;
 /// The type of `tensor<T> op scalar<S>`: scalars are "weak" as in PyTorch and NumPy 2 — they
 /// only change the type when they are of a higher category, and then give PyTorch's default
 /// type of that category (`Tensor<float> * 2.0` stays float, `Tensor<int32_t> * 2.5` becomes
-/// float, `Tensor<bool> + 1` int64).
+/// float, `Tensor<bool> + 1` int64; a complex scalar makes a real tensor complex64, complex128
+/// for a float64 tensor, and leaves a complex tensor's type).
 template <Element T, class S>
 using scalar_promote_t =
     std::conditional_t<(detail::category<detail::scalar_dtype_t<S>> > detail::category<T>),
-                       std::conditional_t<Floating<detail::scalar_dtype_t<S>>, float, std::int64_t>,
-                       T>;
+                       detail::weak_scalar_result_t<T, detail::scalar_dtype_t<S>>, T>;
 
 /// The type `sum` accumulates and returns: int64 for bool and integers (as PyTorch), T otherwise
 /// (element_traits' accumulate_type).

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 /// @file element_traits.hpp
-/// What each element type is, said once: its kind (bool, integer, floating; complex next), the
+/// What each element type is, said once: its kind (bool, integer, floating, complex), the
 /// type reductions accumulate in, the type `abs` returns and whether `<` orders its values.
 /// The library asks these traits and never `std::is_floating_point`, `std::is_integral` or
 /// `std::is_arithmetic`, so adding an element type is one entry in the type list (dtype.hpp)
 /// and, for a new kind of number, one specialisation of element_traits here
 /// (docs/architecture.md, "How to add an element type").
 
+#include <complex>
 #include <cstdint>
 #include <type_traits>
 
@@ -46,6 +47,20 @@ struct element_traits {
   using abs_type = T;
 };
 
+/// The complex numbers: std::complex<float> (complex64) and std::complex<double> (complex128),
+/// stored interleaved. Unordered (no `<`, sort, max); sums accumulate in T itself; `abs`, `real`
+/// and `imag` return the part type F.
+template <class F>
+requires detail::builtin_element<F>::is_floating struct element_traits<std::complex<F>> {
+  static constexpr bool is_bool = false;
+  static constexpr bool is_integer = false;
+  static constexpr bool is_floating = false;
+  static constexpr bool is_complex = true;
+  static constexpr bool ordered = false;
+  using accumulate_type = std::complex<F>;
+  using abs_type = F;
+};
+
 /// T is bool.
 template <class T>
 concept Boolean = element_traits<std::remove_cv_t<T>>::is_bool;
@@ -58,12 +73,15 @@ concept Integral = Boolean<T> || Integer<T>;
 /// T is a floating-point type.
 template <class T>
 concept Floating = element_traits<std::remove_cv_t<T>>::is_floating;
-/// T is a complex type (none yet: std::complex<float> and std::complex<double> are next).
+/// T is a complex type: std::complex<float> or std::complex<double>.
 template <class T>
 concept Complex = element_traits<std::remove_cv_t<T>>::is_complex;
-/// T is a real number or bool (as std::is_arithmetic): what a scalar operand may be.
+/// T is a real number or bool (as std::is_arithmetic).
 template <class T>
 concept Arithmetic = Integral<T> || Floating<T>;
+/// T is a number or bool of any kind, complex included: what a scalar operand may be.
+template <class T>
+concept Number = Arithmetic<T> || Complex<T>;
 /// `<` orders T's values.
 template <class T>
 concept Ordered = element_traits<std::remove_cv_t<T>>::ordered;
@@ -71,8 +89,12 @@ concept Ordered = element_traits<std::remove_cv_t<T>>::ordered;
 /// The type reductions of T accumulate in and return (element_traits::accumulate_type).
 template <class T>
 using accumulate_t = typename element_traits<std::remove_cv_t<T>>::accumulate_type;
-/// The type `abs` of T returns (element_traits::abs_type).
+/// The type `abs` of T returns (element_traits::abs_type): the part type of a complex T.
 template <class T>
 using abs_t = typename element_traits<std::remove_cv_t<T>>::abs_type;
+/// The part type of T: F for std::complex<F>, T itself for a real T (abs_t under the name the
+/// complex views use: `z.real()` is a Tensor<part_t<T>>).
+template <class T>
+using part_t = abs_t<T>;
 
 }  // namespace tessera

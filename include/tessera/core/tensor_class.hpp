@@ -41,7 +41,17 @@ void assign_expression(Tensor<T>& destination, const E& expression);
 }  // namespace TESSERA_EVAL_NS
 }  // namespace detail
 
-/// An n-d array of T (one of the eight dtypes) on the CPU or a CUDA GPU.
+/// The parts of complex `z` as a view of shape (..., 2) (real, imaginary), strides (2s..., 1):
+/// writes go through to z (torch.view_as_real).
+template <Complex T>
+Tensor<part_t<T>> view_as_real(const Tensor<T>& z);
+/// A float or double tensor whose last dimension holds (real, imaginary) pairs as a complex
+/// view without that dimension (torch.view_as_complex): last extent 2 with stride 1, the other
+/// strides and the offset even, at least one dimension; ShapeError otherwise.
+template <Floating F>
+Tensor<std::complex<F>> view_as_complex(const Tensor<F>& r);
+
+/// An n-d array of T (one of the ten dtypes) on the CPU or a CUDA GPU.
 ///
 /// Copies are cheap and share memory (like PyTorch); `clone()` copies the elements. Views
 /// (`slice`, `select`, `transpose`, `permute`, `unsqueeze`, `expand`, `diagonal`, `reshape`
@@ -54,7 +64,7 @@ template <class T>
 class Tensor : public Expr<Tensor<T>> {
   static_assert(is_dtype_v<T>,
                 "tessera::Tensor<T>: T must be bool, uint8_t, int8_t, int16_t, int32_t, "
-                "int64_t, float or double");
+                "int64_t, float, double, std::complex<float> or std::complex<double>");
 
  public:
   using value_type = T;  ///< the element type
@@ -113,18 +123,20 @@ class Tensor : public Expr<Tensor<T>> {
   static Tensor full(const Shape& shape, T value, Device device = Device::cpu());
   /// `[start, start + step, ...)` up to `stop` (exclusive), as `torch.arange`. step == 0 or a
   /// non-finite bound → ValueError.
-  static Tensor arange(T start, T stop, T step = T(1), Device device = Device::cpu());
+  static Tensor arange(T start, T stop, T step = T(1),
+                       Device device = Device::cpu()) requires Ordered<T>;
   /// `arange(0, stop)`.
-  static Tensor arange(T stop, Device device = Device::cpu());
+  static Tensor arange(T stop, Device device = Device::cpu()) requires Ordered<T>;
   /// `steps` values from `start` to `end` inclusive, evenly spaced as `torch.linspace` (the
   /// first half counted from start, the second from end, so both ends are exact); integer
   /// types truncate. steps < 0 → ValueError.
-  static Tensor linspace(T start, T end, std::int64_t steps, Device device = Device::cpu());
+  static Tensor linspace(T start, T end, std::int64_t steps,
+                         Device device = Device::cpu()) requires Ordered<T>;
   /// `base` raised to linspace(start, end, steps), as `torch.logspace`.
   static Tensor logspace(T start, T end, std::int64_t steps, double base = 10.0,
-                         Device device = Device::cpu());
+                         Device device = Device::cpu()) requires Ordered<T>;
   /// logspace with base 10 on `device`.
-  static Tensor logspace(T start, T end, std::int64_t steps, Device device);
+  static Tensor logspace(T start, T end, std::int64_t steps, Device device) requires Ordered<T>;
   /// The n x n identity.
   static Tensor eye(std::int64_t n, Device device = Device::cpu());
   /// An n x m matrix with ones on the main diagonal.
@@ -230,9 +242,16 @@ class Tensor : public Expr<Tensor<T>> {
   T at(std::initializer_list<std::int64_t> index) const;
   /// at() with the index in a vector.
   T at(const std::vector<std::int64_t>& index) const;
-  /// A converted copy (`a.cast<double>()`).
+  /// A converted copy (`a.cast<double>()`, `x.cast<complex64>()`: imaginary part +0). A complex
+  /// tensor converts to complex types only: `real`, `imag` or `abs` say what a real result
+  /// means (torch drops the imaginary part with a warning).
   template <class U>
-  Tensor<U> cast() const;
+  requires(!Complex<T> || Complex<U>) Tensor<U> cast()
+  const;
+  /// cast<U>() under PyTorch's name: `x.to<complex64>()`.
+  template <class U>
+  requires(!Complex<T> || Complex<U>) Tensor<U> to()
+  const { return cast<U>(); }
   /// @}
 
   /// @name Views (share memory)
@@ -298,6 +317,15 @@ class Tensor : public Expr<Tensor<T>> {
   std::vector<Tensor> split(const std::vector<std::int64_t>& sizes, std::int64_t dim = 0) const;
   /// At most `chunks` views along `dim`, each ceil(extent / chunks) long but the last.
   std::vector<Tensor> chunk(std::int64_t chunks, std::int64_t dim = 0) const;
+  /// The real parts as a view of the part type (`z.real()` of a complex64 tensor is a float
+  /// view with twice its strides; writes go through to z, as torch's); a real tensor itself.
+  Tensor<part_t<T>> real() const;
+  /// The imaginary parts as a view of the part type (one element past the real parts; writes go
+  /// through). Complex tensors only (torch raises for a real one).
+  Tensor<part_t<T>> imag() const requires Complex<T>;
+  /// The complex conjugate as a new tensor (torch's conj() is a lazy view; the values are the
+  /// same); a real tensor itself, as torch.
+  Tensor conj() const;
   /// Sliding windows of `size` elements every `step` along `dim`, the window appended as the
   /// last dimension (`torch.Tensor.unfold`); size > extent → ShapeError.
   Tensor unfold(std::int64_t dim, std::int64_t size, std::int64_t step) const;
@@ -322,18 +350,20 @@ class Tensor : public Expr<Tensor<T>> {
   /// @{
 
   /// Uniform in [lo, hi) (lo > hi → ValueError); float and double tensors (ValueError else).
-  const Tensor& uniform_(double lo = 0.0, double hi = 1.0) const;
+  const Tensor& uniform_(double lo = 0.0, double hi = 1.0) const requires Ordered<T>;
   /// uniform_ from `generator`.
-  const Tensor& uniform_(double lo, double hi, const Generator& generator) const;
+  const Tensor& uniform_(double lo, double hi,
+                         const Generator& generator) const requires Ordered<T>;
   /// Normal with `mean` and standard deviation `std` (std < 0 → ValueError); float and double.
-  const Tensor& normal_(double mean = 0.0, double std = 1.0) const;
+  const Tensor& normal_(double mean = 0.0, double std = 1.0) const requires Ordered<T>;
   /// normal_ from `generator`.
-  const Tensor& normal_(double mean, double std, const Generator& generator) const;
+  const Tensor& normal_(double mean, double std,
+                        const Generator& generator) const requires Ordered<T>;
   /// 1 with probability p, else 0 (p in [0, 1], else ValueError); any dtype (the uniforms are
   /// of T for float and double tensors, double otherwise).
-  const Tensor& bernoulli_(double p = 0.5) const;
+  const Tensor& bernoulli_(double p = 0.5) const requires Ordered<T>;
   /// bernoulli_ from `generator`.
-  const Tensor& bernoulli_(double p, const Generator& generator) const;
+  const Tensor& bernoulli_(double p, const Generator& generator) const requires Ordered<T>;
   /// @}
 
   /// @name Copies in a new layout, continued
@@ -348,6 +378,10 @@ class Tensor : public Expr<Tensor<T>> {
  private:
   template <class U>
   friend class Tensor;
+  template <Complex U>
+  friend Tensor<part_t<U>> view_as_real(const Tensor<U>& z);
+  template <Floating F>
+  friend Tensor<std::complex<F>> view_as_complex(const Tensor<F>& r);
   Tensor(Storage storage, Shape shape, Shape strides, std::int64_t offset);
 
   Storage storage_;
@@ -362,6 +396,12 @@ class NestedList {
  public:
   /// A leaf: one element.
   NestedList(T value) : value_(value), leaf_(true) {}  // NOLINT(google-explicit-constructor)
+  /// A leaf from a number of another type, converted (`tensor<complex64>({{1, 2}, {3, 4}})`:
+  /// an int to a complex number is two conversions, which one constructor cannot chain).
+  template <class V>
+  requires(Number<V> && !std::is_same_v<V, T> && std::is_convertible_v<V, T>)
+      NestedList(V value)  // NOLINT(google-explicit-constructor)
+      : value_(static_cast<T>(value)), leaf_(true) {}
   /// A level: one entry per index of this dimension.
   NestedList(std::initializer_list<NestedList> children)  // NOLINT(google-explicit-constructor)
       : children_(children) {}
@@ -387,8 +427,8 @@ Tensor<T> tensor(std::initializer_list<NestedList<T>> values, Device device = De
 /// that a braced list can never match this overload: `tensor<float>({1})` is the 1-d tensor of
 /// shape (1) on every compiler (with a plain `T value`, clang 14 took `{1}` as the scalar).
 template <class T, class V>
-requires Arithmetic<V> && std::is_convertible_v<V, T> Tensor<T> tensor(
-    V value, Device device = Device::cpu()) {
+requires Number<V> && std::is_convertible_v<V, T> Tensor<T> tensor(V value,
+                                                                   Device device = Device::cpu()) {
   return Tensor<T>::scalar(static_cast<T>(value), device);
 }
 

@@ -42,6 +42,10 @@ void map_binary(int device, BinaryOpId op, const Operand<T>& a, const Operand<T>
 /// Unary tests (isnan, logical_not, ...): bool out of T in.
 template <class T>
 void map_unary_test(int device, UnaryOpId op, const Operand<T>& a, const TensorView<bool>& out);
+/// Complex T in, its part type out (abs, angle).
+template <class T>
+void map_unary_part(int device, UnaryOpId op, const Operand<T>& a,
+                    const TensorView<part_t<T>>& out);
 /// Comparisons and logical functions: bool out of two T in.
 template <class T>
 void map_compare(int device, BinaryOpId op, const Operand<T>& a, const Operand<T>& b,
@@ -126,6 +130,8 @@ Value<R> evaluate(const UnaryNode<Op, C, R, A>& e, Device device) {
   auto out = Tensor<R>::empty(a.tensor.shape(), device);
   if constexpr (is_test_op<Op>) {
     map_unary_test<C>(device.index(), Op::id, operand_of(a, a.tensor.shape()), out.view());
+  } else if constexpr (!std::is_same_v<R, C>) {
+    map_unary_part<C>(device.index(), Op::id, operand_of(a, a.tensor.shape()), out.view());
   } else {
     map_unary<C>(device.index(), Op::id, operand_of(a, a.tensor.shape()), out.view());
   }

@@ -65,6 +65,7 @@ void evaluate_into(const TensorView<T>& out, const Shape& shape, Device device, 
 /// A new tensor holding `e`.
 template <class T, class E>
 Tensor<T> materialize(const E& e) {
+  check_conversion<typename E::value_type, T>();
   const OpScope scope("eval");  // errors name the op that evaluates, or eval (docs/reliability.md)
   const Shape shape = expr_shape(e);
   const Device device = device_of(e);

@@ -28,8 +28,9 @@ struct Expr : OpMethods<Derived> {
 template <class E>
 concept Expression = std::is_base_of_v<Expr<std::remove_cvref_t<E>>, std::remove_cvref_t<E>>;
 
-/// What may appear beside an expression in an operator: another expression or an arithmetic scalar.
+/// What may appear beside an expression in an operator: another expression or a scalar (a real
+/// number, bool, or a std::complex).
 template <class X>
-concept Operand = Expression<X> || Arithmetic<std::remove_cvref_t<X>>;
+concept Operand = Expression<X> || Number<std::remove_cvref_t<X>>;
 
 }  // namespace tessera

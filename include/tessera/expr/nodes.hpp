@@ -61,8 +61,18 @@ struct WhereNode : Expr<WhereNode<V, Cond, A, B>> {
   WhereNode(Cond c_, A a_, B b_) : cond(std::move(c_)), a(std::move(a_)), b(std::move(b_)) {}
 };
 
+/// Refuses a complex -> real conversion at compile time: torch drops the imaginary part with
+/// only a warning; tessera asks for what is meant.
+template <class From, class To>
+constexpr void check_conversion() {
+  static_assert(!Complex<From> || Complex<To>,
+                "tessera: a complex value does not convert to a real type; say what is meant: "
+                "ts::real(z), ts::imag(z) or ts::abs(z)");
+}
+
 template <class U, class A>
 struct CastNode : Expr<CastNode<U, A>> {
+  static_assert((check_conversion<typename A::value_type, U>(), true));
   using value_type = U;
   A a;
   explicit CastNode(A a_) : a(std::move(a_)) {}

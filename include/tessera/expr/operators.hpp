@@ -36,6 +36,16 @@ constexpr void check_kind_accepts() {
                 "floating point");
 }
 
+/// Refuses a complex operand for a row with no complex form (the instantiation stack names the
+/// function).
+template <class Op, class T>
+constexpr void check_complex_form() {
+  static_assert(!Complex<T> || has_complex_form<Op>,
+                "tessera: this function has no complex form (complex numbers are not ordered and "
+                "have no rounding, bits, erf or lgamma; PyTorch raises here); see "
+                "docs/complex.md");
+}
+
 // Operands arrive as forwarding references: a subexpression built in place (`a * b` inside
 // `a * b + c`) is moved into its parent, not copied (a copy costs each tensor in it a reference
 // count round trip, which showed in the fixed cost of evaluating small tensors).
@@ -44,6 +54,7 @@ template <class Op, class E>
 auto make_unary(E&& e) {
   using Types = kind_types<typename Op::kind_tag, value_of<E>>;
   check_kind_accepts<typename Op::kind_tag, value_of<E>>();
+  check_complex_form<Op, value_of<E>>();
   return UnaryNode<Op, typename Types::compute, typename Types::result, std::remove_cvref_t<E>>(
       std::forward<E>(e));
 }
@@ -56,6 +67,7 @@ auto make_binary(L&& l, R&& r) {
   using C = common_t<A, B>;
   using Types = kind_types<typename Op::kind_tag, C>;
   check_kind_accepts<typename Op::kind_tag, C>();
+  check_complex_form<Op, C>();
   return BinaryNode<Op, typename Types::compute, typename Types::result, A, B>(
       as_node(std::forward<L>(l)), as_node(std::forward<R>(r)));
 }

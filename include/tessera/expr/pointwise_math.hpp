@@ -12,12 +12,15 @@
 
 #include "tessera/core/element_traits.hpp"
 #include "tessera/core/macros.hpp"
+#include "tessera/expr/complex_math.hpp"
 
 namespace tessera::detail {
 
 template <class T>
 TESSERA_HD constexpr bool is_nan(T x) {
-  if constexpr (Floating<T>) {
+  if constexpr (Complex<T>) {
+    return cx::is_nan(x);
+  } else if constexpr (Floating<T>) {
     return x != x;
   } else {
     return false;
@@ -64,9 +67,12 @@ TESSERA_HD T neg(T a) {
     return -a;
   }
 }
+/// |a|: the part type for a complex a (hypot of the parts).
 template <class T>
-TESSERA_HD T abs(T a) {
-  if constexpr (std::is_unsigned_v<T> || std::is_same_v<T, bool>) {
+TESSERA_HD abs_t<T> abs(T a) {
+  if constexpr (Complex<T>) {
+    return cx::abs(a);
+  } else if constexpr (std::is_unsigned_v<T> || std::is_same_v<T, bool>) {
     return a;
   } else if constexpr (Floating<T>) {
     return std::fabs(a);
@@ -88,7 +94,9 @@ TESSERA_HD T sub(T a, T b) {
 }
 template <class T>
 TESSERA_HD T mul(T a, T b) {
-  if constexpr (std::is_same_v<T, bool>) {
+  if constexpr (Complex<T>) {
+    return cx::mul(a, b);
+  } else if constexpr (std::is_same_v<T, bool>) {
     return a && b;
   } else {
     return wrapping(a, b, [](auto x, auto y) { return x * y; });
@@ -139,7 +147,9 @@ TESSERA_HD T round(T a) {
 }
 template <class T>
 TESSERA_HD bool is_inf(T a) {
-  if constexpr (Floating<T>) {
+  if constexpr (Complex<T>) {
+    return cx::is_inf(a);
+  } else if constexpr (Floating<T>) {
     return a == std::numeric_limits<T>::infinity() || a == -std::numeric_limits<T>::infinity();
   } else {
     return false;
@@ -179,8 +189,70 @@ TESSERA_HD bool sign_bit(T a) {
 /// whose exp argument-dependent lookup finds.
 template <class T>
 TESSERA_HD T sigmoid(T a) {
-  using std::exp;
-  return T(1) / (T(1) + exp(-a));
+  if constexpr (Complex<T>) {
+    return cx::div(T(1), T(1) + cx::exp(-a));
+  } else {
+    using std::exp;
+    return T(1) / (T(1) + exp(-a));
+  }
+}
+/// asinh through the C library for reals (kept scalar: xsimd's float asinh is 4 ulp off at
+/// 0.517, so the constraint keeps the row off the host's vector unit), cx::asinh for complex.
+template <class T>
+requires(Floating<T> || Complex<T>) TESSERA_HD T asinh(T a) {
+  if constexpr (Complex<T>) {
+    return cx::asinh(a);
+  } else {
+    return std::asinh(a);
+  }
+}
+/// The complex conjugate; a real number itself.
+template <class T>
+TESSERA_HD T conj(T a) {
+  if constexpr (Complex<T>) {
+    return {a.real(), -a.imag()};
+  } else {
+    return a;
+  }
+}
+/// a / |a| with sgn(0) = 0 for a complex a (torch.sgn); sign(a) for a real one.
+template <class T>
+TESSERA_HD T sgn(T a) {
+  if constexpr (Complex<T>) {
+    return cx::sgn(a);
+  } else {
+    return sign(a);
+  }
+}
+/// The angle of a in the complex plane, in the part type: atan2(im, re) for a complex a; for a
+/// real a, pi when a < 0, NaN for NaN, else 0 (torch.angle).
+template <class T>
+TESSERA_HD abs_t<T> angle(T a) {
+  if constexpr (Complex<T>) {
+    return cx::arg(a);
+  } else {
+    if (is_nan(a)) return a;
+    return negative(a) ? T(3.14159265358979323846264338327950288) : T(0);
+  }
+}
+/// a != 0 (both parts for a complex a): the truth of an operand of the logical functions.
+template <class T>
+TESSERA_HD bool truth(T a) {
+  if constexpr (Complex<T>) {
+    return a.real() != 0 || a.imag() != 0;
+  } else {
+    return static_cast<bool>(a);
+  }
+}
+/// a / b for the reciprocal rows: pw::div for complex (c10's scaled division), `/` otherwise
+/// (also for an xsimd batch).
+template <class T>
+TESSERA_HD T ratio(T a, T b) {
+  if constexpr (Complex<T>) {
+    return cx::div(a, b);
+  } else {
+    return a / b;
+  }
 }
 /// ~a on integers, !a on bool.
 template <class T>
@@ -242,7 +314,9 @@ TESSERA_HD T div_trunc(T a, T b) {
 /// a / b: true division for floats, truncating for integers (no trap on 0).
 template <class T>
 TESSERA_HD T div(T a, T b) {
-  if constexpr (Floating<T>) {
+  if constexpr (Complex<T>) {
+    return cx::div(a, b);
+  } else if constexpr (Floating<T>) {
     return a / b;
   } else {
     return div_trunc(a, b);
@@ -297,7 +371,9 @@ TESSERA_HD T floor_divide(T a, T b) {
 /// a^b. Integers stay integers (wrapping); a negative exponent gives 0 unless a is 1 or -1.
 template <class T>
 TESSERA_HD T pow(T a, T b) {
-  if constexpr (Floating<T>) {
+  if constexpr (Complex<T>) {
+    return cx::pow(a, b);
+  } else if constexpr (Floating<T>) {
     return std::pow(a, b);
   } else if constexpr (std::is_same_v<T, bool>) {
     return a || !b;

@@ -16,6 +16,11 @@ void map_unary_test(int device, UnaryOpId op, const Operand<T>& a, const TensorV
   run_unary_test(DeviceExecutor{device}, op, a, out);
 }
 template <class T>
+void map_unary_part(int device, UnaryOpId op, const Operand<T>& a,
+                    const TensorView<part_t<T>>& out) {
+  run_unary_part(DeviceExecutor{device}, op, a, out);
+}
+template <class T>
 void map_binary(int device, BinaryOpId op, const Operand<T>& a, const Operand<T>& b,
                 const TensorView<T>& out) {
   run_binary(DeviceExecutor{device}, op, a, b, out);
@@ -59,7 +64,8 @@ bool reduce_all(int device, const Operand<bool>& a, const Extents& extents) {
 
 #define TESSERA_INSTANTIATE_CONVERT(From, To) \
   template void convert<From, To>(int, const Operand<From>&, const TensorView<To>&);
-#define TESSERA_INSTANTIATE_NODES(T)                                                           \
+/// The pointwise nodes every element type has.
+#define TESSERA_INSTANTIATE_POINTWISE_NODES(T)                                                 \
   template void map_unary<T>(int, UnaryOpId, const Operand<T>&, const TensorView<T>&);         \
   template void map_binary<T>(int, BinaryOpId, const Operand<T>&, const Operand<T>&,           \
                               const TensorView<T>&);                                           \
@@ -67,15 +73,33 @@ bool reduce_all(int device, const Operand<bool>& a, const Extents& extents) {
   template void map_compare<T>(int, BinaryOpId, const Operand<T>&, const Operand<T>&,          \
                                const TensorView<bool>&);                                       \
   template void map_where<T>(int, const Operand<bool>&, const Operand<T>&, const Operand<T>&,  \
-                             const TensorView<T>&);                                            \
-  template void arange<T>(int, T, T, const TensorView<T>&);                                    \
-  template sum_t<T> reduce_sum<T>(int, const Operand<T>&, const Extents&);                     \
-  template T reduce_min<T>(int, const Operand<T>&, const Extents&);                            \
-  template T reduce_max<T>(int, const Operand<T>&, const Extents&);                            \
+                             const TensorView<T>&);
+#define TESSERA_INSTANTIATE_NODES(T)                                        \
+  TESSERA_INSTANTIATE_POINTWISE_NODES(T)                                    \
+  template void arange<T>(int, T, T, const TensorView<T>&);                 \
+  template sum_t<T> reduce_sum<T>(int, const Operand<T>&, const Extents&);  \
+  template T reduce_min<T>(int, const Operand<T>&, const Extents&);         \
+  template T reduce_max<T>(int, const Operand<T>&, const Extents&);         \
   TESSERA_FOR_EACH_DTYPE_WITH(TESSERA_INSTANTIATE_CONVERT, T)
 TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_NODES)
 
+// The complex types: the pointwise nodes (no arange, min or max: complex numbers are not
+// ordered), conversions from every real type and between the complex types, and the rows that
+// give the part type (abs, angle).
+#define TESSERA_INSTANTIATE_REAL_TO_COMPLEX(T) \
+  TESSERA_FOR_EACH_COMPLEX_DTYPE_WITH(TESSERA_INSTANTIATE_CONVERT, T)
+TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_REAL_TO_COMPLEX)
+#define TESSERA_INSTANTIATE_COMPLEX_NODES(T)                         \
+  TESSERA_INSTANTIATE_POINTWISE_NODES(T)                             \
+  template void map_unary_part<T>(int, UnaryOpId, const Operand<T>&, \
+                                  const TensorView<part_t<T>>&);     \
+  TESSERA_FOR_EACH_COMPLEX_DTYPE_WITH(TESSERA_INSTANTIATE_CONVERT, T)
+TESSERA_FOR_EACH_COMPLEX_DTYPE(TESSERA_INSTANTIATE_COMPLEX_NODES)
+
+#undef TESSERA_INSTANTIATE_COMPLEX_NODES
+#undef TESSERA_INSTANTIATE_REAL_TO_COMPLEX
 #undef TESSERA_INSTANTIATE_NODES
+#undef TESSERA_INSTANTIATE_POINTWISE_NODES
 #undef TESSERA_INSTANTIATE_CONVERT
 
 }  // namespace tessera::detail::cuda_nodes
