@@ -476,3 +476,88 @@ TEST(ComplexDocs, TheFirstExampleComputesWhatItsCommentsSay) {
   im = ts::Tensor<float>::zeros({2, 2}) + 0.0f;  // written into z
   EXPECT_EQ(z.cpu().at({0, 0}), c64(1, 0));
 }
+
+namespace {
+/// A reduction's result against the exact answer: within `tol` u of it normwise, with a slack
+/// of n u times the sum of the magnitudes of the inputs for sums (cancellation).
+template <class C>
+::testing::AssertionResult reduced_matches(C got, C want, double slack) {
+  using F = typename C::value_type;
+  const double u = std::is_same_v<F, float> ? 0x1p-24 : 0x1p-53;
+  const double err = std::hypot(static_cast<double>(got.real()) - want.real(),
+                                static_cast<double>(got.imag()) - want.imag());
+  const double bound = 16 * u * std::hypot(static_cast<double>(want.real()), want.imag()) + slack;
+  if (err <= bound) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << "got " << got << ", expected " << want << " (error " << err << " > " << bound << ")";
+}
+}  // namespace
+
+TEST_P(ComplexGolden, ReductionsAndScansKeepTheDtypeAndTheSameBitsOnEveryDevice) {
+  int checked = 0;
+  for (const auto& c : data()["reductions"]) {
+    const auto fn = c["fn"].get<std::string>();
+    if (fn == "empty") {
+      const auto e = ts::Tensor<c64>::zeros({0}, device());
+      EXPECT_EQ(ts::sum(e), decode<c64>(c["sum"]));
+      EXPECT_EQ(ts::prod(e), decode<c64>(c["prod"]));
+      const c64 m = ts::mean(e);
+      EXPECT_TRUE(std::isnan(m.real()) && std::isnan(m.imag()));
+      continue;
+    }
+    with_complex(c["dtype"].get<std::string>(), [&](auto tag) {
+      using C = typename decltype(tag)::type;
+      using F = typename C::value_type;
+      const auto in = values<C>(c["in"]);
+      const ts::Shape shape(c["shape"].begin(), c["shape"].end());
+      const auto x = ts::Tensor<C>::from_vector(in, shape, device());
+      const auto host = x.cpu();
+      double magnitude = 0;
+      for (const C& z : in) magnitude += std::abs(std::complex<double>(z));
+      const double slack = static_cast<double>(in.size()) *
+                           (std::is_same_v<F, float> ? 0x1p-24 : 0x1p-53) * magnitude;
+      const auto want = values<C>(c["out"]);
+      if (c["dim"].is_null()) {
+        C got{};
+        if (fn == "sum") got = ts::sum(x);
+        if (fn == "mean") got = ts::mean(x);
+        if (fn == "prod") got = ts::prod(x);
+        static_assert(std::is_same_v<decltype(ts::sum(x)), C>);
+        EXPECT_TRUE(reduced_matches(got, want[0], slack)) << fn << " " << c["dtype"];
+      } else {
+        const auto dim = c["dim"].get<std::int64_t>();
+        auto run = [&](const ts::Tensor<C>& t) -> ts::Tensor<C> {
+          if (fn == "sum") return ts::sum(t, {dim});
+          if (fn == "mean") return ts::mean(t, {dim});
+          if (fn == "prod") return ts::prod(t, dim);
+          if (fn == "cumsum") return ts::cumsum(t, dim);
+          return ts::cumprod(t, dim);
+        };
+        const auto got = run(x);
+        EXPECT_EQ(got.shape(), ts::Shape(c["out_shape"].begin(), c["out_shape"].end()));
+        const auto g = got.to_vector();
+        ASSERT_EQ(g.size(), want.size());
+        for (std::size_t i = 0; i < g.size(); ++i) {
+          EXPECT_TRUE(reduced_matches(g[i], want[i], slack))
+              << fn << " dim " << dim << " " << c["dtype"] << " element " << i;
+        }
+        // The engine's lane order: the device gives the host's bits.
+        EXPECT_EQ(g, run(host).to_vector()) << fn << " dim " << dim;
+      }
+      ++checked;
+    });
+  }
+  EXPECT_EQ(checked, 64);
+}
+
+TEST_P(ComplexTensors, VectorNormIsTheRealNormOfTheMagnitudesWithoutOverflow) {
+  const auto z = ts::tensor<c64>({c64(3e30f, 4e30f), c64(0, 1e30f)}, device());
+  const ts::Tensor<float> n = ts::linalg::vector_norm(z);
+  EXPECT_FLOAT_EQ(n.item(), static_cast<float>(std::sqrt(25e60 + 1e60)));  // torch: inf
+  const auto w = ts::tensor<c128>({{c128(3, 4), c128(0, -2)}, {c128(-1, 0), c128(0, 0)}}, device());
+  EXPECT_DOUBLE_EQ(ts::linalg::vector_norm(w, 1.0).item(), 8.0);
+  EXPECT_DOUBLE_EQ(ts::linalg::vector_norm(w, std::numeric_limits<double>::infinity()).item(), 5.0);
+  EXPECT_EQ(ts::linalg::vector_norm(w, 2.0, 1).to_vector(),
+            (std::vector<double>{std::sqrt(29.0), 1.0}));
+  EXPECT_DOUBLE_EQ(ts::linalg::vector_norm(w, 0.0).item(), 3.0);
+}

@@ -302,3 +302,25 @@ TEST_P(DLPackScatter, RvalueScatterCopiesLentOrBorrowedMemory) {
   EXPECT_EQ(g.to_vector(), expected);
   EXPECT_EQ(owner.to_vector(), values);
 }
+
+// complex64 and complex128 travel as kDLComplex of 64 and 128 bits (torch's codes), zero-copy
+// both ways, on every device; a capsule of the other complex type is refused and released.
+class DLPackComplex : public tessera_test::OnEachDevice {};
+TESSERA_INSTANTIATE_ON_EACH_DEVICE(DLPackComplex);
+
+TEST_P(DLPackComplex, DescribesComplexAsTorchAndRoundTrips) {
+  using c64 = ts::complex64;
+  const auto z = ts::tensor<c64>({{c64(1, 2), c64(3, 4)}, {c64(5, 6), c64(7, 8)}}, device());
+  DLManagedTensor* m = z.to_dlpack();
+  EXPECT_EQ(m->dl_tensor.dtype.code, kDLComplex);
+  EXPECT_EQ(m->dl_tensor.dtype.bits, 64);
+  EXPECT_EQ(m->dl_tensor.dtype.lanes, 1);
+  const auto back = ts::from_dlpack<c64>(m);
+  EXPECT_EQ(back.data(), z.data());
+  EXPECT_EQ(back.to_vector(), z.to_vector());
+  DLManagedTensor* d = ts::Tensor<ts::complex128>::ones({2}, device()).to_dlpack();
+  EXPECT_EQ(d->dl_tensor.dtype.bits, 128);
+  // from_dlpack owns the capsule from the call on: refused, it is released (ASan checks).
+  EXPECT_TRUE(throws_with<ts::ValueError>([&] { (void)ts::from_dlpack<c64>(d); },
+                                          {"complex128", "complex64"}));
+}

@@ -431,3 +431,40 @@ TEST(Npy, SaveNpyTakesExpressions) {
   EXPECT_EQ(ts::load_npy<bool>(out.path, {3, 2}).to_vector(),
             (std::vector<bool>{false, true, false, true, true, true}));
 }
+
+// complex64 and complex128 ('<c8', '<c16') read as NumPy reads them, infinite and NaN parts
+// included, and are written with NumPy's bytes, from a strided view too.
+TEST(Npy, ComplexFilesReadAndWriteAsNumpys) {
+  auto check = [](auto tag, const std::string& name, const char* descr) {
+    using C = typename decltype(tag)::type;
+    using F = typename C::value_type;
+    const auto& entry = manifest().at(name);
+    EXPECT_EQ(entry.at("descr").get<std::string>(), descr);
+    const auto t = ts::load_npy<C>(kDir + name + ".npy");
+    EXPECT_EQ(t.shape(), (ts::Shape{2, 3}));
+    const auto got = t.to_vector();
+    const auto& want = entry.at("values");
+    ASSERT_EQ(got.size(), want.size());
+    auto same = [](F g, F w) { return std::isnan(w) ? std::isnan(g) : g == w; };
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      EXPECT_TRUE(same(got[i].real(), json_value<F>(want[i][0])) &&
+                  same(got[i].imag(), json_value<F>(want[i][1])))
+          << name << " element " << i << ": " << got[i];
+    }
+    const TempFile out(name + ".npy");
+    ts::save_npy(out.path, t.transpose(0, 1).contiguous().transpose(0, 1));  // a strided view
+    const std::string ours = read_bytes(out.path);
+    const std::string numpy = read_bytes(kDir + name + ".npy");
+    const std::size_t data = 6 * sizeof(C);
+    EXPECT_EQ(ours.substr(ours.size() - data), numpy.substr(numpy.size() - data));
+    // The other complex type is refused, naming both.
+    using Other =
+        std::conditional_t<std::is_same_v<C, ts::complex64>, ts::complex128, ts::complex64>;
+    EXPECT_TRUE(throws_with<ts::ValueError>(
+        [&] { (void)ts::load_npy<Other>(kDir + name + ".npy"); },
+        {std::string("is not a .npy file of ") + std::string(ts::dtype_name(ts::dtype_v<Other>)),
+         descr}));
+  };
+  check(std::type_identity<ts::complex64>{}, "complex64_2x3", "<c8");
+  check(std::type_identity<ts::complex128>{}, "complex128_2x3", "<c16");
+}

@@ -150,6 +150,12 @@ def reduction_rows():
         ("`mean`, `nanmean`, `nansum` of floats, `var`, `std`, `logsumexp`", "reductions.md",
          (["float", "double"], src + " (static_assert: floating input)"),
          (["float", "double"], cuda_f), ""),
+        ("complex reductions and scans: `sum`, `mean`, `prod`, `cumsum`, `cumprod`",
+         "complex.md#reductions-and-norms",
+         (CDTYPES, "header template, `TESSERA_FOR_EACH_COMPLEX_DTYPE`, "
+                   "`include/tessera/expr/reduce_dims.hpp`"),
+         instantiated(REDUCE_CU, "TESSERA_INSTANTIATE_REDUCE_COMPLEX"),
+         "complex128 accumulators; the ordering reductions do not compile for complex"),
     ]
 
 

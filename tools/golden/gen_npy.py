@@ -38,6 +38,8 @@ def values_2x3(dtype):
 
 
 def json_value(x):
+    if isinstance(x, complex):
+        return [json_value(x.real), json_value(x.imag)]
     if isinstance(x, float) and not np.isfinite(x):
         return "nan" if np.isnan(x) else ("inf" if x > 0 else "-inf")
     return x
@@ -46,6 +48,11 @@ def json_value(x):
 def main():
     os.makedirs(OUT, exist_ok=True)
     arrays = {f"{d}_2x3": values_2x3(d) for d in DTYPES}
+    # Complex: '<c8' / '<c16', real part first; infinite and NaN parts.
+    arrays["complex64_2x3"] = np.array([[1 + 2j, -0.5j, np.inf], [complex(0, np.nan), 3e38 - 1j, 0]],
+                                       dtype=np.complex64)
+    arrays["complex128_2x3"] = np.array([[1e300 + 2j, -0.5j, 0.1 + 0.2j], [complex(-np.inf, 1), 7, -1j]],
+                                        dtype=np.complex128)
     arrays["float64_scalar"] = np.array(2.5)
     arrays["int32_empty_0x4"] = np.zeros((0, 4), dtype=np.int32)
     arrays["int16_rank3"] = np.arange(24, dtype=np.int16).reshape(2, 3, 4) - 7

@@ -52,12 +52,19 @@ struct element_traits {
 /// and `imag` return the part type F.
 template <class F>
 requires detail::builtin_element<F>::is_floating struct element_traits<std::complex<F>> {
+  /// Not bool.
   static constexpr bool is_bool = false;
+  /// Not an integer.
   static constexpr bool is_integer = false;
+  /// Not a (real) floating-point type.
   static constexpr bool is_floating = false;
+  /// A complex type.
   static constexpr bool is_complex = true;
+  /// Unordered: no `<`, sort, max, clamp, searchsorted or quantile.
   static constexpr bool ordered = false;
+  /// Sums and products are of the complex type itself.
   using accumulate_type = std::complex<F>;
+  /// `abs`, `real` and `imag` give the part type F.
   using abs_type = F;
 };
 
@@ -85,6 +92,14 @@ concept Number = Arithmetic<T> || Complex<T>;
 /// `<` orders T's values.
 template <class T>
 concept Ordered = element_traits<std::remove_cv_t<T>>::ordered;
+
+/// Refuses an unordered (complex) value type T in ordering operation `op` (a string literal) at
+/// compile time: PyTorch raises at run time; tessera names the op and what orders instead.
+#define TESSERA_REQUIRE_ORDERED(T, op)                                               \
+  static_assert(::tessera::Ordered<T>,                                               \
+                "tessera::" op                                                       \
+                ": complex numbers are not ordered (PyTorch raises here); order by " \
+                "ts::abs(z), ts::real(z) or ts::angle(z)")
 
 /// The type reductions of T accumulate in and return (element_traits::accumulate_type).
 template <class T>

@@ -22,12 +22,16 @@ namespace tessera {
 template <Operand A, Operand L>
 requires detail::BinaryOperands<A, L>
 auto clamp_min(A&& a, L&& lo) {
+  using C = detail::common_t<detail::node_t<A>, detail::node_t<L>>;
+  TESSERA_REQUIRE_ORDERED(C, "clamp_min");
   return detail::make_binary<detail::ops::Maximum>(std::forward<A>(a), std::forward<L>(lo));
 }
 /// min(a, hi) elementwise, in the common type; NaN propagates (torch.clamp_max).
 template <Operand A, Operand H>
 requires detail::BinaryOperands<A, H>
 auto clamp_max(A&& a, H&& hi) {
+  using C = detail::common_t<detail::node_t<A>, detail::node_t<H>>;
+  TESSERA_REQUIRE_ORDERED(C, "clamp_max");
   return detail::make_binary<detail::ops::Minimum>(std::forward<A>(a), std::forward<H>(hi));
 }
 /// min(max(a, lo), hi) elementwise (torch.clamp): NaN stays NaN, and lo > hi gives hi. Bounds
@@ -36,6 +40,8 @@ auto clamp_max(A&& a, H&& hi) {
 ///     ts::clamp(x, 0, 1)
 template <Expression A, Operand L, Operand H>
 auto clamp(A&& a, L&& lo, H&& hi) {
+  using C = detail::common_t<detail::node_t<A>, detail::node_t<L>>;
+  TESSERA_REQUIRE_ORDERED(C, "clamp");
   return detail::make_binary<detail::ops::Minimum>(
       detail::make_binary<detail::ops::Maximum>(std::forward<A>(a), std::forward<L>(lo)),
       std::forward<H>(hi));

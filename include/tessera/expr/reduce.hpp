@@ -43,9 +43,11 @@ struct OrCombine {
 
 enum class ReduceKind { Sum, Min, Max, Any, All };
 
-// Float sums accumulate in double: more accurate than float and still memory-bound.
+// Float sums accumulate in double (complex ones in complex128): more accurate than float and
+// still memory-bound.
 template <class T>
-using sum_acc_t = std::conditional_t<Floating<T>, double, sum_t<T>>;
+using sum_acc_t = std::conditional_t<Complex<T>, std::complex<double>,
+                                     std::conditional_t<Floating<T>, double, sum_t<T>>>;
 
 /// The identity of min (Max = false) or max (Max = true) over T.
 template <class T, bool Max>
@@ -135,11 +137,13 @@ auto sum(const E& e) {
 /// Smallest element; NaN if any element is NaN (as PyTorch). ValueError when empty.
 template <Expression E>
 auto min(const E& e) {
+  TESSERA_REQUIRE_ORDERED(typename E::value_type, "min");
   return detail::reduce_expr<detail::ReduceKind::Min>(e, "min");
 }
 /// Largest element; NaN if any element is NaN (as PyTorch). ValueError when empty.
 template <Expression E>
 auto max(const E& e) {
+  TESSERA_REQUIRE_ORDERED(typename E::value_type, "max");
   return detail::reduce_expr<detail::ReduceKind::Max>(e, "max");
 }
 /// True when any element is nonzero (false when empty).

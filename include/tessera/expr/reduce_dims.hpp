@@ -45,6 +45,13 @@ constexpr void require_floating_input() {
                 "tessera: mean, nanmean, var, std and logsumexp need a floating input; "
                 "cast first, e.g. ts::mean(a.cast<float>(), 1)");
 }
+/// mean's input: floating or complex.
+template <class T>
+constexpr void require_mean_input() {
+  static_assert(Floating<T> || Complex<T>,
+                "tessera: mean, nanmean, var, std and logsumexp need a floating input (mean: or "
+                "complex); cast first, e.g. ts::mean(a.cast<float>(), 1)");
+}
 
 inline namespace TESSERA_EVAL_NS {
 
@@ -176,7 +183,7 @@ auto prod(const E& e, std::int64_t dim, bool keepdim = false) {
 template <Expression E>
 auto mean(const E& e, const Dims& dims, bool keepdim = false) {
   using T = detail::value_type_t<E>;
-  detail::require_floating_input<T>();
+  detail::require_mean_input<T>();
   return detail::reduce_over<detail::reduce_ops::Mean<T>>("mean", e, dims, keepdim);
 }
 /// Mean over `dims` of the non-NaN elements (floating input); NaN where none.
@@ -313,7 +320,7 @@ ValuesIndices<detail::value_type_t<E>> min(const E& e, std::int64_t dim, bool ke
 template <Expression E>
 auto mean(const E& e) {
   using T = detail::value_type_t<E>;
-  detail::require_floating_input<T>();
+  detail::require_mean_input<T>();
   return detail::reduce_all_to_value<detail::reduce_ops::Mean<T>>("mean", e);
 }
 /// Product of every element (int64 for bool and integers).

@@ -21,7 +21,7 @@ namespace tessera::detail::cuda_nodes {
 template <ReduceId Id, class T>
 using node_reduce_t =
     std::conditional_t<Id == ReduceId::Any || Id == ReduceId::All || Id == ReduceId::CountNonzero,
-                       bool, std::conditional_t<Floating<T>, T, std::int64_t>>;
+                       bool, std::conditional_t<Floating<T> || Complex<T>, T, std::int64_t>>;
 
 /// Runs op `Id` over `a` (bound to `plan`'s shape) on `device`, writing values (when not null)
 /// and positions (ops with positions, when not null) contiguously; `correction` is var/std's.

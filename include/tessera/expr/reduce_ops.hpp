@@ -47,9 +47,11 @@ enum class ReduceId : std::uint8_t {
 
 namespace reduce_ops {
 
-/// Float sums, means and products accumulate in double; integer and bool ones in int64.
+/// Float sums, means and products accumulate in double, complex ones in complex128; integer
+/// and bool ones in int64.
 template <class T>
-using acc_t = std::conditional_t<Floating<T>, double, std::int64_t>;
+using acc_t = std::conditional_t<Complex<T>, std::complex<double>,
+                                 std::conditional_t<Floating<T>, double, std::int64_t>>;
 
 /// Sum (PyTorch's sum: int64 for bool and integers, wrapping; T for floats). `SkipNaN`: nansum.
 template <class T, bool SkipNaN = false>
@@ -85,6 +87,7 @@ struct Prod {
 /// amax (Max = true) or amin: NaN propagates; keeps T.
 template <class T, bool Max>
 struct Extreme {
+  TESSERA_REQUIRE_ORDERED(T, "amax, amin, max and min");
   using In = T;
   static constexpr ReduceId id = Max ? ReduceId::Max : ReduceId::Min;
   using Acc = T;
@@ -133,7 +136,8 @@ struct SumCount {
   std::int64_t n;
 };
 
-/// mean (SkipNaN: nanmean) of a floating T: the sum in double over the count; NaN when empty.
+/// mean (SkipNaN: nanmean) of a floating T: the sum in double (complex128 for complex T) over
+/// the count; NaN (nan+nanj) when empty.
 /// mean counts every element, so its accumulator is the sum alone (a double vectorises where a
 /// sum-and-count pair does not) and the finish divides by the count the engine passes; nanmean
 /// counts the non-NaN elements as it goes.
@@ -141,7 +145,7 @@ template <class T, bool SkipNaN = false>
 struct Mean {
   using In = T;
   static constexpr ReduceId id = SkipNaN ? ReduceId::NanMean : ReduceId::Mean;
-  using Acc = std::conditional_t<SkipNaN, SumCount, double>;
+  using Acc = std::conditional_t<SkipNaN, SumCount, acc_t<T>>;
   using Out = T;
   TESSERA_HD Acc init() const { return Acc{}; }
   TESSERA_HD Acc step(Acc a, T v, std::int64_t) const {
@@ -149,7 +153,7 @@ struct Mean {
       if (is_nan(v)) return a;
       return {a.sum + static_cast<double>(v), a.n + 1};
     } else {
-      return a + static_cast<double>(v);
+      return a + static_cast<Acc>(v);
     }
   }
   TESSERA_HD Acc merge(Acc a, Acc b) const {
@@ -163,7 +167,7 @@ struct Mean {
     if constexpr (SkipNaN) {
       return static_cast<T>(a.sum / static_cast<double>(a.n));  // 0 / 0: NaN
     } else {
-      return static_cast<T>(a / static_cast<double>(count));
+      return static_cast<T>(a / static_cast<double>(count));  // complex: each part
     }
   }
 };
@@ -260,6 +264,7 @@ struct ValueIndex {
 /// the answer exactly when no element beats the far end (then element 0 holds it too).
 template <class T, bool Max>
 struct ArgExtreme {
+  TESSERA_REQUIRE_ORDERED(T, "argmax, argmin, max(dim) and min(dim)");
   using In = T;
   static constexpr ReduceId id = Max ? ReduceId::ArgMax : ReduceId::ArgMin;
   using Acc = ValueIndex<T>;
@@ -286,6 +291,7 @@ struct ArgExtreme {
 /// a NaN moves the index forward; NaN, once seen, stays).
 template <class T, bool Max>
 struct CumExtreme {
+  TESSERA_REQUIRE_ORDERED(T, "cummax and cummin");
   using In = T;
   static constexpr ReduceId id = Max ? ReduceId::CumMax : ReduceId::CumMin;
   using Acc = ValueIndex<T>;

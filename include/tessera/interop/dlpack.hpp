@@ -41,6 +41,7 @@ template <class T>
 constexpr DLDataType dl_dtype() {
   const auto bits = static_cast<std::uint8_t>(8 * sizeof(T));
   if constexpr (Floating<T>) return {kDLFloat, bits, 1};
+  if constexpr (Complex<T>) return {kDLComplex, bits, 1};  // complex64: 64 bits, as torch
   if constexpr (std::is_same_v<T, bool> || std::is_unsigned_v<T>) return {kDLUInt, bits, 1};
   return {kDLInt, bits, 1};
 }
@@ -48,11 +49,12 @@ constexpr DLDataType dl_dtype() {
 /// "float32", or the raw code for a type tessera has no name for.
 inline std::string describe(DLDataType t) {
   std::ostringstream s;
-  const char* kind = t.code == kDLInt     ? "int"
-                     : t.code == kDLUInt  ? "uint"
-                     : t.code == kDLFloat ? "float"
-                     : t.code == 6        ? "bool"
-                                          : nullptr;
+  const char* kind = t.code == kDLInt       ? "int"
+                     : t.code == kDLUInt    ? "uint"
+                     : t.code == kDLFloat   ? "float"
+                     : t.code == kDLComplex ? "complex"
+                     : t.code == 6          ? "bool"
+                                            : nullptr;
   if (kind != nullptr && t.lanes == 1) {
     s << kind;
     if (t.code != 6) s << int(t.bits);

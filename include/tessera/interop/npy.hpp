@@ -44,6 +44,8 @@ constexpr const char* descr_of() {
   if constexpr (std::is_same_v<T, std::int64_t>) return "<i8";
   if constexpr (std::is_same_v<T, float>) return "<f4";
   if constexpr (std::is_same_v<T, double>) return "<f8";
+  if constexpr (std::is_same_v<T, std::complex<float>>) return "<c8";
+  if constexpr (std::is_same_v<T, std::complex<double>>) return "<c16";
 }
 }  // namespace detail::npy
 
@@ -59,7 +61,7 @@ constexpr const char* descr_of() {
 ///     auto g = tessera::load_npy<float>("w.npy", tessera::Device::cuda());
 template <class T>
 Tensor<T> load_npy(const std::string& path, Device device = Device::cpu()) {
-  static_assert(is_dtype_v<T>, "tessera::load_npy<T>: T must be one of tessera's eight dtypes");
+  static_assert(is_dtype_v<T>, "tessera::load_npy<T>: T must be one of tessera's ten dtypes");
   constexpr const char* op = "load_npy";
   const detail::OpScope scope(op);  // errors of the transfer name load_npy
   std::ifstream stream(path, std::ios::binary);

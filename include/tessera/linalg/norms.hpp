@@ -56,17 +56,12 @@ inline namespace TESSERA_EVAL_NS {
 /// dimension is reduced)
 /// @{
 
-/// The vector `ord`-norm of `e` over `dim` (every dimension when `dim` is empty, the default):
-/// `sum(|x|^ord)^(1/ord)` for any ord but 0 and ±inf (negative ord as PyTorch: a zero gives 0),
-/// the count of nonzeros for 0, `max |x|` for inf, `min |x|` for -inf. `dim`: one dimension or
-/// a braced list, as for reductions; `keepdim` keeps them as extent 1. ValueError for a NaN ord;
-/// IndexError for ±inf over an empty dimension (no identity). Runs on the reduction engine.
-///
-///     auto n = ts::linalg::vector_norm(v);  ts::linalg::vector_norm(a, 1.0, 1, false);
+namespace detail {
+/// vector_norm of a real (float or double) expression.
 template <Expression E>
-Tensor<typename std::remove_cvref_t<E>::value_type> vector_norm(const E& e, double ord = 2.0,
-                                                                const Dims& dim = Dims{},
-                                                                bool keepdim = false) {
+Tensor<typename std::remove_cvref_t<E>::value_type> real_vector_norm(const E& e, double ord,
+                                                                     const Dims& dim,
+                                                                     bool keepdim) {
   using T = typename std::remove_cvref_t<E>::value_type;
   tessera::detail::require_linalg_floating<T>();
   const tessera::detail::OpScope scope("linalg.vector_norm");
@@ -84,6 +79,37 @@ Tensor<typename std::remove_cvref_t<E>::value_type> vector_norm(const E& e, doub
   const T p = static_cast<T>(ord);
   const Tensor<T> s = tessera::sum(tessera::pow(tessera::abs(e), p), dim, keepdim);
   return tessera::detail::tensor_of(tessera::pow(s, static_cast<T>(1.0 / ord)));
+}
+}  // namespace detail
+
+/// The vector `ord`-norm of `e` over `dim` (every dimension when `dim` is empty, the default):
+/// `sum(|x|^ord)^(1/ord)` for any ord but 0 and ±inf (negative ord as PyTorch: a zero gives 0),
+/// the count of nonzeros for 0, `max |x|` for inf, `min |x|` for -inf. `dim`: one dimension or
+/// a braced list, as for reductions; `keepdim` keeps them as extent 1. ValueError for a NaN ord;
+/// IndexError for ±inf over an empty dimension (no identity). Runs on the reduction engine. A
+/// complex input gives the norm of |z| in the part type; for ord 2 its squares are summed in
+/// double, so no norm of complex64 values overflows inside the float range (torch's float32
+/// norm of [3e30+4e30j, 1e30j] is inf).
+///
+///     auto n = ts::linalg::vector_norm(v);  ts::linalg::vector_norm(a, 1.0, 1, false);
+template <Expression E>
+Tensor<part_t<typename std::remove_cvref_t<E>::value_type>> vector_norm(const E& e,
+                                                                        double ord = 2.0,
+                                                                        const Dims& dim = Dims{},
+                                                                        bool keepdim = false) {
+  using T = typename std::remove_cvref_t<E>::value_type;
+  if constexpr (Complex<T>) {
+    const tessera::detail::OpScope scope("linalg.vector_norm");
+    tessera::detail::check_vector_norm_ord(ord);
+    if (ord == 2.0) {
+      const Tensor<double> s =
+          tessera::sum(tessera::square(tessera::cast<double>(tessera::abs(e))), dim, keepdim);
+      return Tensor<part_t<T>>(tessera::cast<part_t<T>>(tessera::sqrt(s)));
+    }
+    return vector_norm(tessera::abs(e), ord, dim, keepdim);
+  } else {
+    return detail::real_vector_norm(e, ord, dim, keepdim);
+  }
 }
 
 /// The matrix norm of `ord` over the dims `dim` (the last two by default): 1 (largest absolute

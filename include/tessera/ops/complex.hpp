@@ -13,9 +13,14 @@
 #include "tessera/expr/evaluate.hpp"
 #include "tessera/expr/operators.hpp"
 
+TESSERA_EVAL_TAGS_BEGIN
+
 namespace tessera {
 
+// The functions evaluate expressions: in the evaluation flavour's inline namespace, as every
+// other template that does (core/macros.hpp).
 namespace detail {
+inline namespace TESSERA_EVAL_NS {
 /// The shape and device two part operands give their complex result (broadcast; one device).
 template <class R, class I>
 std::pair<Shape, Device> parts_layout(const char* op, const R& re, const I& im) {
@@ -35,7 +40,10 @@ Tensor<std::complex<F>> from_parts(const Shape& shape, Device device, const R& r
   evaluate_into(parts.select(-1, 1).view(), shape, device, im);
   return out;
 }
+}  // namespace TESSERA_EVAL_NS
 }  // namespace detail
+
+inline namespace TESSERA_EVAL_NS {
 
 /// The complex tensor `re + im i` (torch.complex): `re` and `im` both float or both double
 /// (tensors or expressions, broadcast together) → complex64 or complex128. Spelled in full
@@ -79,4 +87,7 @@ auto imag(const E& z) {
   return detail::tensor_of(z).imag();
 }
 
+}  // namespace TESSERA_EVAL_NS
 }  // namespace tessera
+
+TESSERA_EVAL_TAGS_END

@@ -49,6 +49,7 @@ inline namespace TESSERA_EVAL_NS {
 template <Expression E>
 ValuesIndices<typename std::remove_cvref_t<E>::value_type> sort(const E& e, std::int64_t dim = -1,
                                                                 bool descending = false) {
+  TESSERA_REQUIRE_ORDERED(typename std::remove_cvref_t<E>::value_type, "sort");
   const detail::OpScope scope("sort");
   return detail::sort_tensor("sort", detail::tensor_of(e), dim, descending, true);
 }
@@ -56,6 +57,7 @@ ValuesIndices<typename std::remove_cvref_t<E>::value_type> sort(const E& e, std:
 /// The int64 positions that sort `e` along `dim` (the indices of ts::sort, stable).
 template <Expression E>
 Tensor<std::int64_t> argsort(const E& e, std::int64_t dim = -1, bool descending = false) {
+  TESSERA_REQUIRE_ORDERED(typename std::remove_cvref_t<E>::value_type, "argsort");
   const detail::OpScope scope("argsort");
   return detail::sort_tensor("argsort", detail::tensor_of(e), dim, descending, false).indices;
 }
@@ -69,6 +71,7 @@ ValuesIndices<typename std::remove_cvref_t<E>::value_type> topk(const E& e, std:
                                                                 std::int64_t dim = -1,
                                                                 bool largest = true,
                                                                 bool sorted = true) {
+  TESSERA_REQUIRE_ORDERED(typename std::remove_cvref_t<E>::value_type, "topk");
   (void)sorted;
   const detail::OpScope scope("topk");
   return detail::topk_tensor(detail::tensor_of(e), k, dim, largest);

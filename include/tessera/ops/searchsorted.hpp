@@ -167,6 +167,7 @@ template <class Index, class Seq, class Values>
 void searchsorted_into(const char* op, const char* sequence_name, const Seq& sequence,
                        const Values& values_operand, bool right, const Tensor<std::int64_t>* sorter,
                        Tensor<Index>& out, bool out_given) {
+  TESSERA_REQUIRE_ORDERED(typename Seq::value_type, "searchsorted, searchsorted_out and bucketize");
   const OpScope scope(op);
   static_assert(is_search_index_v<Index>,
                 "searchsorted/bucketize: the result type is int64_t (default) or int32_t");

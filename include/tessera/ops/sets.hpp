@@ -125,6 +125,7 @@ inline namespace TESSERA_EVAL_NS {
 /// PyTorch; -0.0 and +0.0 are one value, the first in input order kept). Waits for the device.
 template <Expression E>
 Tensor<typename std::remove_cvref_t<E>::value_type> unique(const E& e) {
+  TESSERA_REQUIRE_ORDERED(typename std::remove_cvref_t<E>::value_type, "unique");
   const detail::OpScope scope("unique");
   return detail::unique_tensor(detail::tensor_of(e), UniqueOptions{}, false).values;
 }
@@ -136,6 +137,7 @@ Tensor<typename std::remove_cvref_t<E>::value_type> unique(const E& e) {
 template <Expression E>
 UniqueResult<typename std::remove_cvref_t<E>::value_type> unique(const E& e,
                                                                  const UniqueOptions& options) {
+  TESSERA_REQUIRE_ORDERED(typename std::remove_cvref_t<E>::value_type, "unique");
   const detail::OpScope scope("unique");
   return detail::unique_tensor(detail::tensor_of(e), options, false);
 }
@@ -144,6 +146,7 @@ UniqueResult<typename std::remove_cvref_t<E>::value_type> unique(const E& e,
 /// sorting (NaN never equals NaN, so each NaN is a run of its own, as PyTorch).
 template <Expression E>
 Tensor<typename std::remove_cvref_t<E>::value_type> unique_consecutive(const E& e) {
+  TESSERA_REQUIRE_ORDERED(typename std::remove_cvref_t<E>::value_type, "unique_consecutive");
   const detail::OpScope scope("unique_consecutive");
   return detail::unique_tensor(detail::tensor_of(e), UniqueOptions{}, true).values;
 }
@@ -153,6 +156,7 @@ Tensor<typename std::remove_cvref_t<E>::value_type> unique_consecutive(const E& 
 template <Expression E>
 UniqueResult<typename std::remove_cvref_t<E>::value_type> unique_consecutive(
     const E& e, const UniqueOptions& options) {
+  TESSERA_REQUIRE_ORDERED(typename std::remove_cvref_t<E>::value_type, "unique_consecutive");
   const detail::OpScope scope("unique_consecutive");
   return detail::unique_tensor(detail::tensor_of(e), options, true);
 }
@@ -188,6 +192,7 @@ Tensor<typename std::remove_cvref_t<WE>::value_type> bincount(const E& e, const 
 /// values in float64). ValueError for bins <= 0, min > max, or a range that is not finite.
 template <Expression E>
 auto histc(const E& e, std::int64_t bins = 100, double min = 0.0, double max = 0.0) {
+  TESSERA_REQUIRE_ORDERED(typename std::remove_cvref_t<E>::value_type, "histc");
   using T = typename std::remove_cvref_t<E>::value_type;
   static_assert(!std::is_same_v<T, bool>, "tessera::histc: bool is not binned; cast first");
   const detail::OpScope scope("histc");
@@ -203,6 +208,7 @@ template <Expression E>
 HistogramResult<typename std::remove_cvref_t<E>::value_type> histogram(
     const E& e, std::int64_t bins,
     const HistogramOptions<typename std::remove_cvref_t<E>::value_type>& options) {
+  TESSERA_REQUIRE_ORDERED(typename std::remove_cvref_t<E>::value_type, "histogram");
   using T = typename std::remove_cvref_t<E>::value_type;
   static_assert(Floating<T>,
                 "tessera::histogram: float or double input (as torch.histogram); cast first");
@@ -213,6 +219,7 @@ HistogramResult<typename std::remove_cvref_t<E>::value_type> histogram(
 template <Expression E>
 HistogramResult<typename std::remove_cvref_t<E>::value_type> histogram(const E& e,
                                                                        std::int64_t bins) {
+  TESSERA_REQUIRE_ORDERED(typename std::remove_cvref_t<E>::value_type, "histogram");
   return tessera::histogram(e, bins,
                             HistogramOptions<typename std::remove_cvref_t<E>::value_type>{});
 }
@@ -223,6 +230,7 @@ template <Expression E>
 HistogramResult<typename std::remove_cvref_t<E>::value_type> histogram(
     const E& e, const Tensor<typename std::remove_cvref_t<E>::value_type>& edges,
     const HistogramOptions<typename std::remove_cvref_t<E>::value_type>& options) {
+  TESSERA_REQUIRE_ORDERED(typename std::remove_cvref_t<E>::value_type, "histogram");
   using T = typename std::remove_cvref_t<E>::value_type;
   static_assert(Floating<T>,
                 "tessera::histogram: float or double input (as torch.histogram); cast first");
@@ -233,6 +241,7 @@ HistogramResult<typename std::remove_cvref_t<E>::value_type> histogram(
 template <Expression E>
 HistogramResult<typename std::remove_cvref_t<E>::value_type> histogram(
     const E& e, const Tensor<typename std::remove_cvref_t<E>::value_type>& edges) {
+  TESSERA_REQUIRE_ORDERED(typename std::remove_cvref_t<E>::value_type, "histogram");
   return tessera::histogram(e, edges,
                             HistogramOptions<typename std::remove_cvref_t<E>::value_type>{});
 }

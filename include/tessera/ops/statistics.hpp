@@ -101,6 +101,7 @@ inline namespace TESSERA_EVAL_NS {
 /// [0, 1] or an empty input.
 template <Expression E>
 detail::value_type_t<E> quantile(const E& e, double q, Interpolation how = Interpolation::Linear) {
+  TESSERA_REQUIRE_ORDERED(typename std::remove_cvref_t<E>::value_type, "quantile");
   using T = detail::value_type_t<E>;
   detail::require_floating_order_stat<T>();
   const detail::OpScope scope("quantile");
@@ -114,6 +115,7 @@ template <Expression E>
 Tensor<detail::value_type_t<E>> quantile(const E& e, double q, std::int64_t dim,
                                          bool keepdim = false,
                                          Interpolation how = Interpolation::Linear) {
+  TESSERA_REQUIRE_ORDERED(typename std::remove_cvref_t<E>::value_type, "quantile");
   using T = detail::value_type_t<E>;
   detail::require_floating_order_stat<T>();
   const detail::OpScope scope("quantile");
@@ -129,6 +131,7 @@ Tensor<detail::value_type_t<E>> quantile(const E& e, const Tensor<detail::value_
                                          std::optional<std::int64_t> dim = std::nullopt,
                                          bool keepdim = false,
                                          Interpolation how = Interpolation::Linear) {
+  TESSERA_REQUIRE_ORDERED(typename std::remove_cvref_t<E>::value_type, "quantile");
   using T = detail::value_type_t<E>;
   detail::require_floating_order_stat<T>();
   const detail::OpScope scope("quantile");
@@ -139,6 +142,7 @@ Tensor<detail::value_type_t<E>> quantile(const E& e, const Tensor<detail::value_
 template <Expression E>
 detail::value_type_t<E> nanquantile(const E& e, double q,
                                     Interpolation how = Interpolation::Linear) {
+  TESSERA_REQUIRE_ORDERED(typename std::remove_cvref_t<E>::value_type, "nanquantile");
   using T = detail::value_type_t<E>;
   detail::require_floating_order_stat<T>();
   const detail::OpScope scope("nanquantile");
@@ -152,6 +156,7 @@ template <Expression E>
 Tensor<detail::value_type_t<E>> nanquantile(const E& e, double q, std::int64_t dim,
                                             bool keepdim = false,
                                             Interpolation how = Interpolation::Linear) {
+  TESSERA_REQUIRE_ORDERED(typename std::remove_cvref_t<E>::value_type, "nanquantile");
   using T = detail::value_type_t<E>;
   detail::require_floating_order_stat<T>();
   const detail::OpScope scope("nanquantile");
@@ -165,6 +170,7 @@ Tensor<detail::value_type_t<E>> nanquantile(const E& e, const Tensor<detail::val
                                             std::optional<std::int64_t> dim = std::nullopt,
                                             bool keepdim = false,
                                             Interpolation how = Interpolation::Linear) {
+  TESSERA_REQUIRE_ORDERED(typename std::remove_cvref_t<E>::value_type, "nanquantile");
   using T = detail::value_type_t<E>;
   detail::require_floating_order_stat<T>();
   const detail::OpScope scope("nanquantile");
@@ -177,6 +183,7 @@ Tensor<detail::value_type_t<E>> nanquantile(const E& e, const Tensor<detail::val
 /// an empty integer tensor is an IndexError).
 template <Expression E>
 detail::value_type_t<E> median(const E& e) {
+  TESSERA_REQUIRE_ORDERED(typename std::remove_cvref_t<E>::value_type, "median");
   const detail::OpScope scope("median");
   return detail::median_tensor("median", detail::tensor_of(e), std::nullopt, false, false)
       .values.item();
@@ -186,6 +193,7 @@ detail::value_type_t<E> median(const E& e) {
 /// A row with a NaN gives NaN and the position of its first NaN. IndexError for an empty row.
 template <Expression E>
 ValuesIndices<detail::value_type_t<E>> median(const E& e, std::int64_t dim, bool keepdim = false) {
+  TESSERA_REQUIRE_ORDERED(typename std::remove_cvref_t<E>::value_type, "median");
   const detail::OpScope scope("median");
   return detail::median_tensor("median", detail::tensor_of(e), dim, keepdim, false);
 }
@@ -193,6 +201,7 @@ ValuesIndices<detail::value_type_t<E>> median(const E& e, std::int64_t dim, bool
 /// The lower median of the non-NaN elements, a host value (NaN when there are none).
 template <Expression E>
 detail::value_type_t<E> nanmedian(const E& e) {
+  TESSERA_REQUIRE_ORDERED(typename std::remove_cvref_t<E>::value_type, "nanmedian");
   const detail::OpScope scope("nanmedian");
   return detail::median_tensor("nanmedian", detail::tensor_of(e), std::nullopt, false, true)
       .values.item();
@@ -203,6 +212,7 @@ detail::value_type_t<E> nanmedian(const E& e) {
 template <Expression E>
 ValuesIndices<detail::value_type_t<E>> nanmedian(const E& e, std::int64_t dim,
                                                  bool keepdim = false) {
+  TESSERA_REQUIRE_ORDERED(typename std::remove_cvref_t<E>::value_type, "nanmedian");
   const detail::OpScope scope("nanmedian");
   return detail::median_tensor("nanmedian", detail::tensor_of(e), dim, keepdim, true);
 }
@@ -213,6 +223,7 @@ ValuesIndices<detail::value_type_t<E>> nanmedian(const E& e, std::int64_t dim,
 template <Expression E>
 ValuesIndices<detail::value_type_t<E>> kthvalue(const E& e, std::int64_t k, std::int64_t dim = -1,
                                                 bool keepdim = false) {
+  TESSERA_REQUIRE_ORDERED(typename std::remove_cvref_t<E>::value_type, "kthvalue");
   const detail::OpScope scope("kthvalue");
   return detail::kthvalue_tensor(detail::tensor_of(e), k, dim, keepdim);
 }
@@ -223,6 +234,7 @@ ValuesIndices<detail::value_type_t<E>> kthvalue(const E& e, std::int64_t k, std:
 template <Expression E>
 ValuesIndices<detail::value_type_t<E>> mode(const E& e, std::int64_t dim = -1,
                                             bool keepdim = false) {
+  TESSERA_REQUIRE_ORDERED(typename std::remove_cvref_t<E>::value_type, "mode");
   const detail::OpScope scope("mode");
   return detail::mode_tensor(detail::tensor_of(e), dim, keepdim);
 }

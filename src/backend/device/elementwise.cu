@@ -74,12 +74,12 @@ bool reduce_all(int device, const Operand<bool>& a, const Extents& extents) {
                                const TensorView<bool>&);                                       \
   template void map_where<T>(int, const Operand<bool>&, const Operand<T>&, const Operand<T>&,  \
                              const TensorView<T>&);
-#define TESSERA_INSTANTIATE_NODES(T)                                        \
-  TESSERA_INSTANTIATE_POINTWISE_NODES(T)                                    \
-  template void arange<T>(int, T, T, const TensorView<T>&);                 \
-  template sum_t<T> reduce_sum<T>(int, const Operand<T>&, const Extents&);  \
-  template T reduce_min<T>(int, const Operand<T>&, const Extents&);         \
-  template T reduce_max<T>(int, const Operand<T>&, const Extents&);         \
+#define TESSERA_INSTANTIATE_NODES(T)                                       \
+  TESSERA_INSTANTIATE_POINTWISE_NODES(T)                                   \
+  template void arange<T>(int, T, T, const TensorView<T>&);                \
+  template sum_t<T> reduce_sum<T>(int, const Operand<T>&, const Extents&); \
+  template T reduce_min<T>(int, const Operand<T>&, const Extents&);        \
+  template T reduce_max<T>(int, const Operand<T>&, const Extents&);        \
   TESSERA_FOR_EACH_DTYPE_WITH(TESSERA_INSTANTIATE_CONVERT, T)
 TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_NODES)
 
@@ -89,10 +89,11 @@ TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_NODES)
 #define TESSERA_INSTANTIATE_REAL_TO_COMPLEX(T) \
   TESSERA_FOR_EACH_COMPLEX_DTYPE_WITH(TESSERA_INSTANTIATE_CONVERT, T)
 TESSERA_FOR_EACH_DTYPE(TESSERA_INSTANTIATE_REAL_TO_COMPLEX)
-#define TESSERA_INSTANTIATE_COMPLEX_NODES(T)                         \
-  TESSERA_INSTANTIATE_POINTWISE_NODES(T)                             \
-  template void map_unary_part<T>(int, UnaryOpId, const Operand<T>&, \
-                                  const TensorView<part_t<T>>&);     \
+#define TESSERA_INSTANTIATE_COMPLEX_NODES(T)                               \
+  TESSERA_INSTANTIATE_POINTWISE_NODES(T)                                   \
+  template void map_unary_part<T>(int, UnaryOpId, const Operand<T>&,       \
+                                  const TensorView<part_t<T>>&);           \
+  template sum_t<T> reduce_sum<T>(int, const Operand<T>&, const Extents&); \
   TESSERA_FOR_EACH_COMPLEX_DTYPE_WITH(TESSERA_INSTANTIATE_CONVERT, T)
 TESSERA_FOR_EACH_COMPLEX_DTYPE(TESSERA_INSTANTIATE_COMPLEX_NODES)
 
