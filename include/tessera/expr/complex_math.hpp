@@ -96,24 +96,19 @@ TESSERA_CX_ELEMENTARY(acosh)
 TESSERA_CX_ELEMENTARY(atanh)
 #undef TESSERA_CX_ELEMENTARY
 
+// The real functions below are std::'s: CUDA's math headers give them device overloads too, as
+// the pointwise table's real rows use them.
+
 /// |z| = hypot(re, im): no overflow inside the range (|1e30 + 1e30 i| in complex64 is finite).
 template <class F>
 TESSERA_HD F abs(std::complex<F> z) {
-#if defined(__CUDA_ARCH__)
-  return ::hypot(z.real(), z.imag());
-#else
   return std::hypot(z.real(), z.imag());
-#endif
 }
 
 /// The angle atan2(im, re) (angle(-0 + 0i) = pi).
 template <class F>
 TESSERA_HD F arg(std::complex<F> z) {
-#if defined(__CUDA_ARCH__)
-  return ::atan2(z.imag(), z.real());
-#else
   return std::atan2(z.imag(), z.real());
-#endif
 }
 
 /// z^w = exp(w log z) (C99's cpow), with torch's exact cases of a real exponent: z^0 = 1 for
@@ -147,13 +142,8 @@ template <class F>
 TESSERA_HD std::complex<F> expm1(std::complex<F> z) {
   const F x = z.real();
   const F y = z.imag();
-#if defined(__CUDA_ARCH__)
-  const F a = ::sin(y / F(2));
-  return {::expm1(x) * ::cos(y) - F(2) * a * a, ::exp(x) * ::sin(y)};
-#else
   const F a = std::sin(y / F(2));
   return {std::expm1(x) * std::cos(y) - F(2) * a * a, std::exp(x) * std::sin(y)};
-#endif
 }
 
 /// log(1 + z) (c10): 0.5 log1p(x (x + 2) + y^2) + i atan2(y, x + 1) near 0, log(hypot(x + 1,
@@ -162,15 +152,6 @@ template <class F>
 TESSERA_HD std::complex<F> log1p(std::complex<F> z) {
   const F x = z.real();
   const F y = z.imag();
-#if defined(__CUDA_ARCH__)
-  const F theta = ::atan2(y, x + F(1));
-  if (cx::abs(z) < F(0.5)) {
-    const F r = x * (F(2) + x) + y * y;
-    if (r == F(0)) return {x, theta};  // r underflowed
-    return {F(0.5) * ::log1p(r), theta};
-  }
-  return {::log(::hypot(x + F(1), y)), theta};
-#else
   const F theta = std::atan2(y, x + F(1));
   if (cx::abs(z) < F(0.5)) {
     const F r = x * (F(2) + x) + y * y;
@@ -178,7 +159,6 @@ TESSERA_HD std::complex<F> log1p(std::complex<F> z) {
     return {F(0.5) * std::log1p(r), theta};
   }
   return {std::log(std::hypot(x + F(1), y)), theta};
-#endif
 }
 
 /// 2^z = e^(z ln 2).

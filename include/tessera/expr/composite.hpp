@@ -79,6 +79,10 @@ template <Expression E>
 auto nan_to_num(E&& e, double nan = 0.0, std::optional<double> posinf = std::nullopt,
                 std::optional<double> neginf = std::nullopt) {
   using V = detail::value_of<E>;
+  static_assert(
+      !Complex<V>,
+      "tessera::nan_to_num: not yet for complex tensors (torch replaces each part); apply "
+      "it to the part views ts::real(z) and ts::imag(z)");
   if constexpr (Floating<V>) {
     const V hi = posinf ? static_cast<V>(*posinf) : std::numeric_limits<V>::max();
     const V lo = neginf ? static_cast<V>(*neginf) : std::numeric_limits<V>::lowest();
